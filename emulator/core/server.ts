@@ -1,0 +1,139 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { RequestLog } from "./requestLog";
+import type { EmulatorRequest, EmulatorResponse, Router } from "./router";
+
+/** One API mounted under a path prefix, with its own answers for unknown paths and methods. */
+export interface Mount {
+  prefix: string;
+  router: Router;
+  notFound(req: EmulatorRequest): EmulatorResponse;
+  methodNotAllowed(req: EmulatorRequest): EmulatorResponse;
+}
+
+/**
+ * Runs before the handler of a matched route. It may answer in place of the handler (an injected fault), or
+ * destroy the connection (`"drop"`), or wrap the handler (`"dropAfter"`: run it, then drop the connection).
+ */
+export type Interceptor = (
+  req: EmulatorRequest,
+  routeKey: string,
+) => EmulatorResponse | "drop" | "dropAfter" | undefined | Promise<EmulatorResponse | "drop" | "dropAfter" | undefined>;
+
+export interface HttpServerHandle {
+  url: string;
+  port: number;
+  log: RequestLog;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(
+  mounts: Mount[],
+  options: { host?: string; port?: number; interceptors?: Interceptor[] } = {},
+): Promise<HttpServerHandle> {
+  const log = new RequestLog();
+  const interceptors = options.interceptors ?? [];
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) send(res, { status: 500, body: { errors: [`emulator error: ${String(err)}`] } });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const rawBody = await readBody(req);
+    const request: EmulatorRequest = {
+      method: (req.method ?? "GET").toUpperCase(),
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body: parseJson(rawBody),
+      rawBody,
+      params: {},
+    };
+    const mount = mounts.find((m) => request.path.startsWith(m.prefix));
+    if (!mount) {
+      log.record(request.method, "(unknown)", request.path, 404);
+      return send(res, { status: 404, body: { errors: ["no such path"] } });
+    }
+    const sub = request.path.slice(mount.prefix.length) || "/";
+    const found = mount.router.find(request.method, sub);
+    if (found === undefined || found === "methodNotAllowed") {
+      const answer = found === undefined ? mount.notFound(request) : mount.methodNotAllowed(request);
+      log.record(request.method, `${mount.prefix}(unmatched)`, request.path, answer.status);
+      return send(res, answer);
+    }
+    request.params = found.params;
+    const routeKey = `${mount.prefix}${found.route.template}`;
+    let dropAfter = false;
+    for (const intercept of interceptors) {
+      const verdict = await intercept(request, routeKey);
+      if (verdict === "drop") {
+        log.record(request.method, routeKey, request.path, 0);
+        req.socket.destroy();
+        return;
+      }
+      if (verdict === "dropAfter") dropAfter = true;
+      else if (verdict) {
+        log.record(request.method, routeKey, request.path, verdict.status);
+        return send(res, verdict);
+      }
+    }
+    const answer = await found.route.handler(request);
+    log.record(request.method, routeKey, request.path, dropAfter ? 0 : answer.status);
+    if (dropAfter) {
+      req.socket.destroy();
+      return;
+    }
+    send(res, answer);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function send(res: ServerResponse, answer: EmulatorResponse): void {
+  const headers: Record<string, string> = { ...(answer.headers ?? {}) };
+  if (answer.body === undefined) {
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(answer.body);
+  headers["content-type"] = answer.contentType ?? "application/json";
+  headers["content-length"] = String(Buffer.byteLength(text));
+  res.writeHead(answer.status, headers);
+  res.end(text);
+}

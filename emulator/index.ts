@@ -1,0 +1,54 @@
+/**
+ * An in-process emulator of both services, for tests, the demo, benchmarks and offline pipelines. It listens on
+ * loopback only. `pulumi-snapshot-runtask/emulator` exports `startEmulator`.
+ */
+import { startHttpServer, type Interceptor } from "./core/server";
+import type { RequestLog } from "./core/requestLog";
+import { RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
+import { DEFAULT_SNAPSHOT_TOKEN, SnapshotService, type SnapshotEmulatorOptions } from "./snapshot/service";
+
+export interface EmulatorOptions {
+  /** Loopback address to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Port; default 0 (a free port). */
+  port?: number;
+  snapshot?: SnapshotEmulatorOptions;
+  runTask?: RunTaskEmulatorOptions;
+  /** Hooks run before each matched route (fault injection, latency). */
+  interceptors?: Interceptor[];
+}
+
+export interface Emulator {
+  /** Base address, e.g. `http://127.0.0.1:41234`; both services answer on it (`/v1`, `/api/v2`). */
+  url: string;
+  port: number;
+  snapshot: SnapshotService;
+  runTask: RunTaskService;
+  /** Requests served, by route. */
+  requests: RequestLog;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const host = options.host ?? "127.0.0.1";
+  if (!LOOPBACK.test(host)) throw new Error(`the emulator listens on loopback only, not on "${host}"`);
+  const snapshot = new SnapshotService(options.snapshot);
+  const runTask = new RunTaskService(options.runTask);
+  const server = await startHttpServer([snapshot.mount(), runTask.mount()], { host, port: options.port, interceptors: options.interceptors });
+  return {
+    url: server.url,
+    port: server.port,
+    snapshot,
+    runTask,
+    requests: server.log,
+    async close() {
+      await server.close();
+      await Promise.all([snapshot.close(), runTask.close()]);
+    },
+  };
+}
+
+export { DEFAULT_SNAPSHOT_TOKEN };
+export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor };

@@ -1,0 +1,106 @@
+import { mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** A stored configuration as the service holds it (interval already in seconds). */
+export interface StoredConfig {
+  interval: number;
+  retain: number;
+  path_prefix: string;
+  file_prefix: string;
+  storage_type: string;
+  [field: string]: unknown;
+}
+
+export interface SnapshotStatusWire {
+  snapshot_start: string;
+  snapshot_url: string;
+  last_snapshot_start: string;
+  last_snapshot_end: string;
+  last_snapshot_url: string;
+  last_snapshot_error: string;
+}
+
+export function emptyStatus(): SnapshotStatusWire {
+  return { snapshot_start: "", snapshot_url: "", last_snapshot_start: "", last_snapshot_end: "", last_snapshot_url: "", last_snapshot_error: "" };
+}
+
+/** ISO 8601 with an explicit UTC offset, as the service formats timestamps. */
+export function isoWithOffset(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "+00:00").replace(/Z$/, "+00:00");
+}
+
+let lastSuffix = 0;
+/** A numeric suffix that increases even for snapshots taken in the same millisecond. */
+function nextSuffix(): number {
+  lastSuffix = Math.max(Date.now(), lastSuffix + 1);
+  return lastSuffix;
+}
+
+/**
+ * Takes one snapshot for a configuration. For `local` it writes `<path_prefix>/<file_prefix>-<n>.snap`, fails
+ * when the allowance `local_max_space` would be exceeded, and deletes the oldest snapshots beyond `retain`.
+ * Cloud destinations are simulated: the snapshot succeeds with a URL of the bucket's shape.
+ */
+export async function takeSnapshot(config: StoredConfig, contents: string, status: SnapshotStatusWire): Promise<void> {
+  const start = new Date();
+  const suffix = nextSuffix();
+  const fileName = `${config.file_prefix}-${suffix}.snap`;
+  status.snapshot_start = isoWithOffset(start);
+  try {
+    let url: string;
+    if (config.storage_type === "local") url = await writeLocal(config, fileName, contents);
+    else url = cloudUrl(config, fileName);
+    status.snapshot_url = url;
+    status.last_snapshot_url = url;
+    status.last_snapshot_error = "";
+  } catch (err) {
+    status.snapshot_url = "";
+    status.last_snapshot_error = err instanceof Error ? err.message : String(err);
+  }
+  status.last_snapshot_start = isoWithOffset(start);
+  status.last_snapshot_end = isoWithOffset(new Date());
+}
+
+async function writeLocal(config: StoredConfig, fileName: string, contents: string): Promise<string> {
+  const dir = config.path_prefix;
+  await mkdir(dir, { recursive: true });
+  const existing = await snapshotFiles(dir, config.file_prefix);
+  const used = existing.reduce((n, f) => n + f.size, 0);
+  const size = Buffer.byteLength(contents);
+  const max = Number(config.local_max_space);
+  if (used + size > max) {
+    throw new Error(`insufficient space: snapshot of ${size} bytes exceeds local_max_space ${max} (in use ${used})`);
+  }
+  const path = join(dir, fileName);
+  await writeFile(path, contents);
+  const all = [...existing, { name: fileName, size, suffix: Number(fileName.slice(config.file_prefix.length + 1, -5)) }];
+  all.sort((a, b) => a.suffix - b.suffix);
+  for (const old of all.slice(0, Math.max(0, all.length - config.retain))) await unlink(join(dir, old.name)).catch(() => undefined);
+  return pathToFileURL(path).href;
+}
+
+async function snapshotFiles(dir: string, prefix: string): Promise<{ name: string; size: number; suffix: number }[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d+)\\.snap$`);
+  const out: { name: string; size: number; suffix: number }[] = [];
+  for (const name of names) {
+    const m = pattern.exec(name);
+    if (!m) continue;
+    const s = await stat(join(dir, name)).catch(() => undefined);
+    if (s) out.push({ name, size: s.size, suffix: Number(m[1]) });
+  }
+  return out;
+}
+
+function cloudUrl(config: StoredConfig, fileName: string): string {
+  const key = `${config.path_prefix}${config.path_prefix.endsWith("/") || config.path_prefix === "" ? "" : "/"}${fileName}`;
+  switch (config.storage_type) {
+    case "cloudA-s3":
+      return `https://${config.cloudA_s3_bucket}.s3.${config.cloudA_s3_region}.cloudA.invalid/${key}`;
+    case "cloudB-blob":
+      return `https://${config.cloudB_account_name ?? "account"}.blob.cloudB.invalid/${config.cloudB_container_name}/${key}`;
+    default:
+      return `https://storage.cloudC.invalid/${config.cloudC_gcs_bucket}/${key}`;
+  }
+}

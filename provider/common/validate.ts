@@ -1,0 +1,67 @@
+import { z } from "zod";
+import type { CheckFailure } from "./inputError";
+import { isUnknown } from "./unknown";
+
+/** Argument schemas by argument name; each one's issues become a reason for that argument. */
+export type ArgSchemas = Record<string, z.ZodType>;
+
+export interface FieldValidation {
+  /** Valid values, transformed by their schema; unknown (preview) values are kept as they are. */
+  values: Record<string, unknown>;
+  failures: CheckFailure[];
+}
+
+/**
+ * Validates each present argument with its own schema, so that a failure names exactly the argument (and the
+ * nested path) that is wrong. Arguments that are unknown during preview are skipped; arguments that no schema
+ * knows are failures, so a misspelt argument is never silently ignored.
+ */
+export function validateArgs(input: Record<string, unknown>, schemas: ArgSchemas, resource: string): FieldValidation {
+  const values: Record<string, unknown> = {};
+  const failures: CheckFailure[] = [];
+  for (const [arg, value] of Object.entries(input)) {
+    if (arg === "__provider" || value === undefined) continue;
+    const schema = schemas[arg];
+    if (!schema) {
+      failures.push({ property: arg, reason: `is not an argument of ${resource}` });
+      continue;
+    }
+    if (isUnknown(value)) {
+      values[arg] = value;
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) {
+      if (result.data !== undefined) values[arg] = result.data;
+    } else {
+      failures.push(...result.error.issues.map((issue) => issueFailure(arg, issue)));
+    }
+  }
+  return { values, failures };
+}
+
+function issueFailure(arg: string, issue: z.core.$ZodIssue): CheckFailure {
+  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  return { property: `${arg}${path}`.replace(/\.\[/g, "["), reason: issue.message };
+}
+
+/** A whole number at least `min`, also written as a numeric string (as services read it). */
+export function wholeNumber(min: number) {
+  const notWhole = { error: "must be a whole number" };
+  return z
+    .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/, notWhole)], notWhole)
+    .transform(Number)
+    .pipe(z.number().int(notWhole).min(min, { error: `must be at least ${min}` }).max(Number.MAX_SAFE_INTEGER, { error: "is too large" }));
+}
+
+export function nonEmptyString(what = "a string") {
+  return z.string({ error: `must be ${what}` }).min(1, { error: "must not be empty" });
+}
+
+export function bool() {
+  return z.boolean({ error: "must be true or false" });
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
+}

@@ -1,0 +1,117 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ALL_STORAGE_FIELDS, SECRET_ARGS, type StorageType } from "../provider/snapshot/fields";
+import { providerShim } from "./shim";
+
+export type { StorageType };
+
+/** Arguments of a `SnapshotAutoConfig`: the spec's fields, camelCased. */
+export interface SnapshotAutoConfigArgs {
+  /** Configuration name (a path segment). Default: the resource name. Changing it replaces the configuration. */
+  name?: pulumi.Input<string>;
+  /** Time between snapshots: integer seconds, or a duration string such as `"24h"`, `"90m"`, `"1h30m"`. */
+  interval: pulumi.Input<number | string>;
+  /** Number of snapshots kept. Default 1. */
+  retain?: pulumi.Input<number>;
+  /** Directory (`local`) or bucket prefix (cloud types); `cloudB-blob` and `cloudC-gcs` need a trailing `/`. */
+  pathPrefix: pulumi.Input<string>;
+  /** Snapshot names start with this. Default `service-snapshot`. */
+  filePrefix?: pulumi.Input<string>;
+  storageType: pulumi.Input<StorageType>;
+
+  /** `local`: maximum bytes for all snapshots with this file prefix (required). */
+  localMaxSpace?: pulumi.Input<number>;
+
+  /** `cloudA-s3`: bucket (required). */
+  cloudAS3Bucket?: pulumi.Input<string>;
+  /** `cloudA-s3`: region of the bucket (required). */
+  cloudAS3Region?: pulumi.Input<string>;
+  /** `cloudA-s3`: access key id (secret). */
+  cloudAAccessKeyId?: pulumi.Input<string>;
+  /** `cloudA-s3`: secret access key (secret). */
+  cloudASecretAccessKey?: pulumi.Input<string>;
+  /** `cloudA-s3`: session token (secret). */
+  cloudASessionToken?: pulumi.Input<string>;
+  cloudAS3Endpoint?: pulumi.Input<string>;
+  cloudAS3DisableTls?: pulumi.Input<boolean>;
+  cloudAS3ForcePathStyle?: pulumi.Input<boolean>;
+  /** Cannot be combined with `cloudAS3ServerSideEncryption`. */
+  cloudAS3EnableKms?: pulumi.Input<boolean>;
+  cloudAS3ServerSideEncryption?: pulumi.Input<boolean>;
+  cloudAS3KmsKey?: pulumi.Input<string>;
+
+  /** `cloudC-gcs`: bucket (required). */
+  cloudCGcsBucket?: pulumi.Input<string>;
+  /** `cloudC-gcs`: service account key, a JSON document in a string (secret). */
+  cloudCServiceAccountKey?: pulumi.Input<string>;
+  cloudCEndpoint?: pulumi.Input<string>;
+  cloudCDisableTls?: pulumi.Input<boolean>;
+
+  /** `cloudB-blob`: container (required). */
+  cloudBContainerName?: pulumi.Input<string>;
+  cloudBAccountName?: pulumi.Input<string>;
+  /** `shared` or `managed`. */
+  cloudBAuthMode?: pulumi.Input<"shared" | "managed">;
+  /** `cloudB-blob`: account key for `shared` authentication (secret). */
+  cloudBAccountKey?: pulumi.Input<string>;
+  cloudBClientId?: pulumi.Input<string>;
+  cloudBBlobEnvironment?: pulumi.Input<string>;
+  cloudBEndpoint?: pulumi.Input<string>;
+
+  /** Take over an existing configuration of the same name instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+const provider = providerShim("snapshotAutoConfig");
+
+/** Every output key, so the engine reports each of them (keys absent from the inputs never become outputs). */
+const OUTPUT_KEYS = ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...ALL_STORAGE_FIELDS.map((f) => f.arg)];
+
+/**
+ * A named automated snapshot configuration of the storage service. The resource id is the configuration name.
+ * Credentials come from stack config `snapshot:address`/`snapshot:token` or `SERVICE_ADDR`/`SERVICE_TOKEN`.
+ */
+export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  /** Seconds between snapshots, whatever form the argument had. */
+  declare readonly interval: pulumi.Output<number>;
+  declare readonly retain: pulumi.Output<number>;
+  declare readonly pathPrefix: pulumi.Output<string>;
+  declare readonly filePrefix: pulumi.Output<string>;
+  declare readonly storageType: pulumi.Output<StorageType>;
+  declare readonly localMaxSpace: pulumi.Output<number | undefined>;
+  declare readonly cloudAS3Bucket: pulumi.Output<string | undefined>;
+  declare readonly cloudAS3Region: pulumi.Output<string | undefined>;
+  declare readonly cloudAAccessKeyId: pulumi.Output<string | undefined>;
+  declare readonly cloudASecretAccessKey: pulumi.Output<string | undefined>;
+  declare readonly cloudASessionToken: pulumi.Output<string | undefined>;
+  declare readonly cloudAS3Endpoint: pulumi.Output<string | undefined>;
+  declare readonly cloudAS3DisableTls: pulumi.Output<boolean | undefined>;
+  declare readonly cloudAS3ForcePathStyle: pulumi.Output<boolean | undefined>;
+  declare readonly cloudAS3EnableKms: pulumi.Output<boolean | undefined>;
+  declare readonly cloudAS3ServerSideEncryption: pulumi.Output<boolean | undefined>;
+  declare readonly cloudAS3KmsKey: pulumi.Output<string | undefined>;
+  declare readonly cloudCGcsBucket: pulumi.Output<string | undefined>;
+  declare readonly cloudCServiceAccountKey: pulumi.Output<string | undefined>;
+  declare readonly cloudCEndpoint: pulumi.Output<string | undefined>;
+  declare readonly cloudCDisableTls: pulumi.Output<boolean | undefined>;
+  declare readonly cloudBContainerName: pulumi.Output<string | undefined>;
+  declare readonly cloudBAccountName: pulumi.Output<string | undefined>;
+  declare readonly cloudBAuthMode: pulumi.Output<string | undefined>;
+  declare readonly cloudBAccountKey: pulumi.Output<string | undefined>;
+  declare readonly cloudBClientId: pulumi.Output<string | undefined>;
+  declare readonly cloudBBlobEnvironment: pulumi.Output<string | undefined>;
+  declare readonly cloudBEndpoint: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: SnapshotAutoConfigArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
+    Object.assign(props, args, { name: args.name ?? name });
+    super(
+      provider,
+      name,
+      props,
+      { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] },
+      "snapshot",
+      "SnapshotAutoConfig",
+    );
+  }
+}

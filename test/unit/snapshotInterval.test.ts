@@ -1,0 +1,36 @@
+import { parseInterval } from "../../provider/snapshot/interval";
+
+describe("parseInterval", () => {
+  test.each([
+    [86400, 86400],
+    ["86400", 86400],
+    [" 60 ", 60],
+    ["24h", 86400],
+    ["90m", 5400],
+    ["1h30m", 5400],
+    ["1h30m15s", 5415],
+    ["1.5h", 5400],
+    ["2000ms", 2],
+    ["45s", 45],
+  ])("%j is %d seconds", (input, seconds) => {
+    expect(parseInterval(input)).toEqual({ ok: true, seconds });
+  });
+
+  test.each([
+    [0, "must be positive, got 0"],
+    [-5, "must be positive, got -5"],
+    [1.5, "must be a whole number of seconds, got 1.5"],
+    ["0", 'must be positive, got "0"'],
+    ["0s", 'must be positive, got "0s"'],
+    ["1.5s", '"1.5s" is not a whole number of seconds (1.5s)'],
+    ["1500ms", '"1500ms" is not a whole number of seconds (1.5s)'],
+    ["1 fortnight", '"1 fortnight" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
+    ["1d", '"1d" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
+    ["h", '"h" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
+    ["", '"" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
+    [true, 'must be a number of seconds or a duration string such as "24h", got boolean true'],
+    [null, 'must be a number of seconds or a duration string such as "24h", got null'],
+  ])("%j is rejected", (input, reason) => {
+    expect(parseInterval(input)).toEqual({ ok: false, reason });
+  });
+});
