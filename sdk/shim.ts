@@ -1,25 +1,19 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * The provider objects handed to `dynamic.Resource`. Their text is serialized into every resource's state, so
- * they hold nothing but the kind of resource: each method loads the installed package's provider entry at call
- * time and delegates. Credentials are read there, from the stack config or the environment, never from here.
+ * The provider objects handed to `dynamic.Resource` (one module each under `shims/`). Each method loads the
+ * installed package's provider entry at call time and delegates, so that even where the closure serializer has to
+ * store these methods by value (the package is linked from outside node_modules), the text holds nothing but the
+ * kind of resource: no implementation, no credential. Terse on purpose: that text is stored with every resource.
  */
-export function providerShim(kind: "snapshotAutoConfig" | "runTask" | "workspaceRunTask"): pulumi.dynamic.ResourceProvider {
-  const load = () => {
-    try {
-      return require("pulumi-snapshot-runtask/provider");
-    } catch (err) {
-      throw new Error(`pulumi-snapshot-runtask must be installed in the program's directory (npm install pulumi-snapshot-runtask): ${err}`);
-    }
-  };
+export function providerShim(k: "snapshotAutoConfig" | "runTask" | "workspaceRunTask"): pulumi.dynamic.ResourceProvider {
   return {
-    configure: async (req) => load().configure(req.config),
-    check: (olds, news) => load().providers[kind].check(olds, news),
-    diff: (id, olds, news) => load().providers[kind].diff(id, olds, news),
-    create: (inputs) => load().providers[kind].create(inputs),
-    read: (id, props) => load().providers[kind].read(id, props),
-    update: (id, olds, news) => load().providers[kind].update(id, olds, news),
-    delete: (id, props) => load().providers[kind].delete(id, props),
+    configure: async (r) => require("pulumi-snapshot-runtask/provider").configure(r.config),
+    check: (o, n) => require("pulumi-snapshot-runtask/provider").providers[k].check(o, n),
+    diff: (i, o, n) => require("pulumi-snapshot-runtask/provider").providers[k].diff(i, o, n),
+    create: (n) => require("pulumi-snapshot-runtask/provider").providers[k].create(n),
+    read: (i, p) => require("pulumi-snapshot-runtask/provider").providers[k].read(i, p),
+    update: (i, o, n) => require("pulumi-snapshot-runtask/provider").providers[k].update(i, o, n),
+    delete: (i, p) => require("pulumi-snapshot-runtask/provider").providers[k].delete(i, p),
   };
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ALL_STORAGE_FIELDS, SECRET_ARGS, type StorageType } from "../provider/snapshot/fields";
-import { providerShim } from "./shim";
+import provider = require("./shims/snapshotAutoConfig");
 
 export type { StorageType };
 
@@ -60,8 +60,6 @@ export interface SnapshotAutoConfigArgs {
   /** Take over an existing configuration of the same name instead of failing. */
   adopt?: pulumi.Input<boolean>;
 }
-
-const provider = providerShim("snapshotAutoConfig");
 
 /** Every output key, so the engine reports each of them (keys absent from the inputs never become outputs). */
 const OUTPUT_KEYS = ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...ALL_STORAGE_FIELDS.map((f) => f.arg)];

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ORIGINAL_METHOD_HEADER, startMethodGateway } from "./methodGateway";
 import { RequestLog } from "./requestLog";
 import type { EmulatorRequest, EmulatorResponse, Router } from "./router";
 
@@ -43,7 +44,7 @@ export async function startHttpServer(
     const url = new URL(req.url ?? "/", "http://emulator");
     const rawBody = await readBody(req);
     const request: EmulatorRequest = {
-      method: (req.method ?? "GET").toUpperCase(),
+      method: originalMethod(req),
       path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
@@ -88,22 +89,31 @@ export async function startHttpServer(
     send(res, answer);
   }
 
+  // The HTTP server listens on a private loopback port; clients talk to the gateway, which admits LIST.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    server.listen(0, "127.0.0.1", () => resolve());
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const host = options.host ?? "127.0.0.1";
+  const gateway = await startMethodGateway((server.address() as AddressInfo).port, host, options.port ?? 0);
+  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
+    url: `http://${urlHost}:${gateway.port}`,
+    port: gateway.port,
     log,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
+}
+
+function originalMethod(req: IncomingMessage): string {
+  const original = req.headers[ORIGINAL_METHOD_HEADER];
+  return (typeof original === "string" ? original : req.method ?? "GET").toUpperCase();
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -43,7 +43,7 @@ export class SnapshotService {
     this.router.add("DELETE", `${base}/config/:name`, (r) => this.guard(r, true, () => this.remove(r.params.name)));
     this.router.add("LIST", `${base}/config`, (r) => this.guard(r, true, () => this.list()));
     this.router.add("GET", `${base}/config`, (r) =>
-      r.query.get("list") === "true" ? this.guard(r, true, () => this.list()) : { status: 405, body: { errors: ["unsupported operation"] } },
+      this.guard(r, true, () => (r.query.get("list") === "true" ? this.list() : { status: 405, body: { errors: ["1 error occurred:\n\t* unsupported operation\n\n"] } })),
     );
     this.router.add("GET", `${base}/status/:name`, (r) => this.guard(r, false, () => this.status(r.params.name)));
   }
