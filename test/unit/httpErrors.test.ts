@@ -1,0 +1,45 @@
+import { serverMessages } from "../../provider/http/serverMessages";
+import { ServiceError } from "../../provider/http/serviceError";
+import { redact } from "../../provider/common/redact";
+
+describe("serverMessages", () => {
+  test.each<[unknown, string[]]>([
+    [{ errors: ["permission denied"] }, ["permission denied"]],
+    [{ errors: [] }, []],
+    [{ errors: ["1 error occurred:\n\t* unsupported path\n\n"] }, ["1 error occurred:\n\t* unsupported path"]],
+    [{ errors: [{ status: "422", title: "invalid attribute", detail: "Name has already been taken", source: { pointer: "/data/attributes/name" } }] },
+      ["invalid attribute: Name has already been taken (at /data/attributes/name)"]],
+    [{ errors: [{ status: 404, title: "not found" }] }, ["not found"]],
+    [{ errors: [{ status: 429, detail: "You have exceeded the API's rate limit." }] }, ["You have exceeded the API's rate limit."]],
+    [{ errors: [{ code: "x" }] }, ['{"code":"x"}']],
+    ["upstream timed out", ["upstream timed out"]],
+    [undefined, []],
+    [{ data: {} }, []],
+  ])("%j", (body, messages) => {
+    expect(serverMessages(body)).toEqual(messages);
+  });
+});
+
+describe("ServiceError", () => {
+  test("names the call, the status and the server's messages", () => {
+    const e = new ServiceError("run task service", "PATCH", "/tasks/task-1", 422, ["a: b", "c"]);
+    expect(e.message).toBe("run task service: PATCH /tasks/task-1 failed (HTTP 422): a: b; c");
+    expect([e.method, e.path, e.status]).toEqual(["PATCH", "/tasks/task-1", 422]);
+  });
+
+  test("describes a failure without a response", () => {
+    expect(new ServiceError("snapshot service", "GET", "/x", undefined, [], "ECONNREFUSED: connect failed").message).toBe(
+      "snapshot service: GET /x failed (ECONNREFUSED: connect failed)",
+    );
+  });
+});
+
+describe("redact", () => {
+  test("replaces secrets, JSON-escaped forms included, longest first", () => {
+    const key = 'line1\n"quoted"';
+    const text = `token s.abcdef and s.abcdef-long and ${JSON.stringify({ key })}`;
+    expect(redact(text, ["s.abcdef", "s.abcdef-long", key, undefined, "ab"])).toBe(
+      'token [redacted] and [redacted] and {"key":"[redacted]"}',
+    );
+  });
+});
