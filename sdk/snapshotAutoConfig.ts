@@ -103,6 +103,8 @@ export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
   constructor(name: string, args: SnapshotAutoConfigArgs, opts?: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
     Object.assign(props, args, { name: args.name ?? name });
+    // Credentials are secret in the stored inputs too, not only in the outputs, even when passed as plain strings.
+    for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     super(
       provider,
       name,

@@ -53,3 +53,13 @@ describe("SnapshotAutoConfig resource class", () => {
     expect([...secrets].sort()).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudBAccountKey", "cloudCServiceAccountKey"]);
   });
 });
+
+describe("credentials passed as plain strings", () => {
+  test("are registered as secrets", async () => {
+    const r = new SnapshotAutoConfig("plain", {
+      interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: "plain-account-key",
+    });
+    expect(await pulumi.isSecret(r.cloudBAccountKey)).toBe(true);
+    expect(await pulumi.isSecret(r.cloudBContainerName)).toBe(false);
+  });
+});
