@@ -4,7 +4,7 @@
  */
 import { startHttpServer, type Interceptor } from "./core/server";
 import type { RequestLog } from "./core/requestLog";
-import { RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
+import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN, RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN, SnapshotService, type SnapshotEmulatorOptions } from "./snapshot/service";
 
 export interface EmulatorOptions {
@@ -50,5 +50,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 }
 
-export { DEFAULT_SNAPSHOT_TOKEN };
+export { DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
 export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor };
+export type { TokenGrant } from "./runtask/access";
+export type { OrganizationSeed } from "./runtask/store";

@@ -1,0 +1,80 @@
+import type { RunTaskStore, Task, Workspace, WorkspaceTask } from "./store";
+
+export const API = "/api/v2";
+
+export interface RenderOptions {
+  /** Render `enabled` as "true"/"false", as the spec's samples do. */
+  enabledAsString?: boolean;
+}
+
+/** A run task resource object. `hmac-key` is always null; `global-configuration` only where the org has it. */
+export function taskResource(store: RunTaskStore, task: Task, opts: RenderOptions): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {
+    category: task.category,
+    name: task.name,
+    url: task.url,
+    description: task.description,
+    enabled: opts.enabledAsString ? String(task.enabled) : task.enabled,
+    "hmac-key": null,
+    "created-at": task.createdAt,
+  };
+  if (store.organizations.get(task.organization)?.globalRunTasks) {
+    attributes["global-configuration"] = {
+      enabled: task.global.enabled,
+      stages: [...task.global.stages],
+      "enforcement-level": task.global.enforcementLevel,
+    };
+  }
+  return {
+    id: task.id,
+    type: "tasks",
+    attributes,
+    relationships: {
+      organization: { data: { id: task.organization, type: "organizations" } },
+      "workspace-tasks": { data: store.workspaceTasksOfTask(task.id).map((w) => ({ id: w.id, type: "workspace-tasks" })) },
+    },
+    links: { self: `${API}/tasks/${task.id}` },
+  };
+}
+
+export function workspaceTaskResource(wt: WorkspaceTask): Record<string, unknown> {
+  return {
+    id: wt.id,
+    type: "workspace-tasks",
+    attributes: { "enforcement-level": wt.enforcementLevel, stage: wt.stages[0], stages: [...wt.stages] },
+    relationships: {
+      task: { data: { id: wt.taskId, type: "tasks" } },
+      workspace: { data: { id: wt.workspaceId, type: "workspaces" } },
+    },
+    links: { self: `${API}/workspaces/${wt.workspaceId}/tasks/${wt.id}` },
+  };
+}
+
+export function workspaceResource(ws: Workspace): Record<string, unknown> {
+  return {
+    id: ws.id,
+    type: "workspaces",
+    attributes: { name: ws.name },
+    relationships: { organization: { data: { id: ws.organization, type: "organizations" } } },
+    links: { self: `${API}/workspaces/${ws.id}` },
+  };
+}
+
+/** `include=workspace_tasks[,workspace_tasks.workspace]`: the related objects of the given tasks. */
+export function included(store: RunTaskStore, tasks: Task[], include: string | null): Record<string, unknown>[] | undefined {
+  if (!include) return undefined;
+  const wanted = new Set(include.split(",").map((s) => s.trim()));
+  const out: Record<string, unknown>[] = [];
+  const workspaces = new Map<string, Workspace>();
+  if (wanted.has("workspace_tasks") || wanted.has("workspace_tasks.workspace")) {
+    for (const task of tasks) {
+      for (const wt of store.workspaceTasksOfTask(task.id)) {
+        out.push(workspaceTaskResource(wt));
+        const ws = store.workspaces.get(wt.workspaceId);
+        if (ws) workspaces.set(ws.id, ws);
+      }
+    }
+  }
+  if (wanted.has("workspace_tasks.workspace")) for (const ws of workspaces.values()) out.push(workspaceResource(ws));
+  return out;
+}

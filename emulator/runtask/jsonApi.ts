@@ -1,0 +1,31 @@
+import type { EmulatorResponse } from "../core/router";
+
+export const JSON_API = "application/vnd.api+json";
+
+export interface JsonApiError {
+  status: string;
+  title: string;
+  detail?: string;
+  source?: { pointer: string };
+}
+
+export function document(status: number, body: unknown): EmulatorResponse {
+  return { status, body, contentType: JSON_API };
+}
+
+export function errors(status: number, ...errs: JsonApiError[]): EmulatorResponse {
+  return { status, body: { errors: errs }, contentType: JSON_API };
+}
+
+/** The service answers 404 both for missing objects and for objects the token may not see. */
+export function notFound(): EmulatorResponse {
+  return errors(404, { status: "404", title: "not found" });
+}
+
+export function unauthorized(): EmulatorResponse {
+  return errors(401, { status: "401", title: "unauthorized" });
+}
+
+export function invalid(pointer: string, detail: string, title = "invalid attribute"): JsonApiError {
+  return { status: "422", title, detail, source: { pointer } };
+}

@@ -1,0 +1,115 @@
+import { newId, workspaceIdFor } from "./ids";
+
+export const STAGES = ["pre_plan", "post_plan", "pre_apply", "post_apply"] as const;
+export const ENFORCEMENT_LEVELS = ["advisory", "mandatory"] as const;
+
+export interface Workspace {
+  id: string;
+  name: string;
+  organization: string;
+}
+
+export interface Organization {
+  name: string;
+  /** Whether the organization has the global run tasks feature; without it `global-configuration` is absent. */
+  globalRunTasks: boolean;
+}
+
+export interface GlobalConfiguration {
+  enabled: boolean;
+  stages: string[];
+  enforcementLevel: string | null;
+}
+
+export interface Task {
+  id: string;
+  organization: string;
+  name: string;
+  url: string;
+  description: string | null;
+  category: string;
+  /** Held by the service, never returned. */
+  hmacKey: string | null;
+  enabled: boolean;
+  global: GlobalConfiguration;
+  createdAt: string;
+}
+
+export interface WorkspaceTask {
+  id: string;
+  workspaceId: string;
+  taskId: string;
+  enforcementLevel: string;
+  stages: string[];
+}
+
+export interface OrganizationSeed {
+  name: string;
+  /** Default true. */
+  globalRunTasks?: boolean;
+  workspaces?: { id?: string; name: string }[];
+}
+
+export const DEFAULT_ORGANIZATION = "emulator-org";
+export const DEFAULT_WORKSPACES = ["app-production", "app-staging", "network"];
+
+/** What the run task half holds. Insertion order is list order, as on the service (oldest first). */
+export class RunTaskStore {
+  readonly organizations = new Map<string, Organization>();
+  readonly workspaces = new Map<string, Workspace>();
+  readonly tasks = new Map<string, Task>();
+  readonly workspaceTasks = new Map<string, WorkspaceTask>();
+
+  constructor(seeds: OrganizationSeed[]) {
+    for (const seed of seeds) {
+      this.addOrganization(seed.name, seed.globalRunTasks ?? true);
+      for (const ws of seed.workspaces ?? []) this.addWorkspace(seed.name, ws.name, ws.id);
+    }
+  }
+
+  addOrganization(name: string, globalRunTasks = true): Organization {
+    const org = { name, globalRunTasks };
+    this.organizations.set(name, org);
+    return org;
+  }
+
+  addWorkspace(organization: string, name: string, id = workspaceIdFor(organization, name)): Workspace {
+    if (!this.organizations.has(organization)) throw new Error(`no organization "${organization}"`);
+    const ws = { id, name, organization };
+    this.workspaces.set(id, ws);
+    return ws;
+  }
+
+  workspaceByName(organization: string, name: string): Workspace | undefined {
+    return [...this.workspaces.values()].find((w) => w.organization === organization && w.name === name);
+  }
+
+  addTask(fields: Omit<Task, "id" | "createdAt">): Task {
+    const task = { ...fields, id: newId("task"), createdAt: new Date().toISOString() };
+    this.tasks.set(task.id, task);
+    return task;
+  }
+
+  tasksOf(organization: string): Task[] {
+    return [...this.tasks.values()].filter((t) => t.organization === organization);
+  }
+
+  deleteTask(id: string): void {
+    this.tasks.delete(id);
+    for (const [wid, wt] of this.workspaceTasks) if (wt.taskId === id) this.workspaceTasks.delete(wid);
+  }
+
+  addWorkspaceTask(fields: Omit<WorkspaceTask, "id">): WorkspaceTask {
+    const wt = { ...fields, id: newId("wstask") };
+    this.workspaceTasks.set(wt.id, wt);
+    return wt;
+  }
+
+  workspaceTasksOf(workspaceId: string): WorkspaceTask[] {
+    return [...this.workspaceTasks.values()].filter((w) => w.workspaceId === workspaceId);
+  }
+
+  workspaceTasksOfTask(taskId: string): WorkspaceTask[] {
+    return [...this.workspaceTasks.values()].filter((w) => w.taskId === taskId);
+  }
+}
