@@ -12,5 +12,6 @@ module.exports = tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  { files: ["test/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   { files: ["**/*.js"], languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly" } } },
 );

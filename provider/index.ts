@@ -4,6 +4,8 @@
  * `__provider` small and secret-free, and makes `read`/`delete` of old state run the installed code.
  */
 import { setProviderConfig } from "./config/lookup";
+import { runTaskProvider } from "./runtask/runTaskProvider";
+import { workspaceRunTaskProvider } from "./runtask/workspaceRunTaskProvider";
 import { snapshotAutoConfigProvider } from "./snapshot/provider";
 
 export interface ProviderConfig {
@@ -17,6 +19,8 @@ export function configure(config: ProviderConfig): void {
 
 export const providers = {
   snapshotAutoConfig: snapshotAutoConfigProvider,
+  runTask: runTaskProvider,
+  workspaceRunTask: workspaceRunTaskProvider,
 };
 
 export type ProviderKind = keyof typeof providers;

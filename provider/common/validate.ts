@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CheckFailure } from "./inputError";
-import { isUnknown } from "./unknown";
+import { containsUnknown, isUnknown } from "./unknown";
 
 /** Argument schemas by argument name; each one's issues become a reason for that argument. */
 export type ArgSchemas = Record<string, z.ZodType>;
@@ -64,4 +64,18 @@ export function bool() {
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
+}
+
+/**
+ * A schema that lets unknown (preview) values through untouched, anywhere inside the value, and validates
+ * everything else with `schema`. For nested arguments, where `validateArgs`' top-level skip does not reach.
+ */
+export function orUnknown<T extends z.ZodType>(schema: T) {
+  return z.unknown().transform((value, ctx) => {
+    if (containsUnknown(value)) return value;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
 }

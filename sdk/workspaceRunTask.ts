@@ -1,0 +1,40 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { EnforcementLevel, Stage } from "../provider/runtask/vocabulary";
+import provider = require("./shims/workspaceRunTask");
+
+export interface WorkspaceRunTaskArgs {
+  /** The workspace (`ws-...`). Changing it replaces the association. */
+  workspaceId: pulumi.Input<string>;
+  /** The run task (`task-...`), e.g. `runTask.id`. Changing it replaces the association. */
+  taskId: pulumi.Input<string>;
+  enforcementLevel: pulumi.Input<EnforcementLevel>;
+  /** Lifecycle stages, in order. Default `["post_plan"]`. */
+  stages?: pulumi.Input<pulumi.Input<Stage>[]>;
+  /** @deprecated Use `stages`. Mapped to `stages: [stage]` when `stages` is absent. */
+  stage?: pulumi.Input<Stage>;
+  /** Take over an existing association of this task with this workspace instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+const OUTPUT_KEYS = ["workspaceId", "taskId", "enforcementLevel", "stages", "stage", "adopt", "workspaceTaskId"];
+
+/** The association of a run task to a workspace. The resource id is the service's `wstask-...` id. */
+export class WorkspaceRunTask extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly taskId: pulumi.Output<string>;
+  declare readonly enforcementLevel: pulumi.Output<EnforcementLevel>;
+  declare readonly stages: pulumi.Output<Stage[]>;
+  /** @deprecated The first of `stages`, as the service reports it. */
+  declare readonly stage: pulumi.Output<Stage>;
+  /** The `wstask-...` id, the same as the resource id. */
+  declare readonly workspaceTaskId: pulumi.Output<string>;
+
+  constructor(name: string, args: WorkspaceRunTaskArgs, opts?: pulumi.CustomResourceOptions) {
+    if (args.stage !== undefined) {
+      pulumi.log.warn(`WorkspaceRunTask "${name}": \`stage\` is deprecated; use \`stages\` (a list) instead`);
+    }
+    const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
+    Object.assign(props, args);
+    super(provider, name, props, opts, "runtask", "WorkspaceRunTask");
+  }
+}
