@@ -26,7 +26,12 @@ const globalSchema = z
       stages: orUnknown(stageListSchema()).optional(),
       enforcementLevel: orUnknown(enforcementLevelSchema()).optional(),
     },
-    { error: "must be an object with enabled, stages and enforcementLevel" },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `has no setting ${issue.keys.map((k) => `"${k}"`).join(", ")}: the settings are enabled, stages and enforcementLevel`
+          : "must be an object with enabled, stages and enforcementLevel",
+    },
   )
   .strict();
 

@@ -34,7 +34,8 @@ export function checkWorkspaceRunTask(olds: Record<string, unknown>, news: Recor
   }
   const isUpdate = Object.keys(olds).some((k) => k !== "__provider");
   const stage = values.stage;
-  if (isUpdate && typeof stage === "string" && !isUnknown(stage) && stage !== olds.stage && !STAGES_ON_STAGE_UPDATE.includes(stage as never)) {
+  const unchanged = stage === olds.stage || (Array.isArray(olds.stages) && olds.stages.length === 1 && olds.stages[0] === stage);
+  if (isUpdate && typeof stage === "string" && !isUnknown(stage) && !unchanged && !STAGES_ON_STAGE_UPDATE.includes(stage as never)) {
     failures.push({
       property: "stage",
       reason: `can change only to ${STAGES_ON_STAGE_UPDATE.map((s) => `"${s}"`).join(" or ")} on an existing association; use stages: ["${stage}"] instead`,

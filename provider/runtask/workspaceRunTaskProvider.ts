@@ -62,10 +62,9 @@ export const workspaceRunTaskProvider = {
     const wt = await runTaskApi().workspaceTasks.show(prior.workspaceId, id);
     if (!wt) return { id: "", props: {} };
     const state: WorkspaceRunTaskState = { ...prior, workspaceId: wt.workspaceId, taskId: wt.taskId || prior.taskId, enforcementLevel: wt.enforcementLevel, stages: wt.stages };
-    if (prior.stage !== undefined) state.stage = wt.stages[0];
     const outs = outputs(state, wt);
-    const { workspaceTaskId: _w, ...inputs } = outs;
-    if (prior.stage === undefined) delete inputs.stage;
+    // `stages` carries the meaning; the deprecated `stage` is an output only.
+    const { workspaceTaskId: _w, stage: _s, ...inputs } = outs;
     return { id, props: outs, inputs };
   },
 

@@ -1,0 +1,63 @@
+import { checkWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskCheck";
+import { diffWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskDiff";
+import { UNKNOWN } from "../../provider/common/unknown";
+
+const base = { workspaceId: "ws-abc", taskId: "task-xyz", enforcementLevel: "advisory" };
+
+describe("checkWorkspaceRunTask", () => {
+  test("stages default to post_plan", () => {
+    expect(checkWorkspaceRunTask({}, base)).toEqual({ inputs: { ...base, stages: ["post_plan"] }, failures: [] });
+  });
+
+  test("order is kept", () => {
+    expect(checkWorkspaceRunTask({}, { ...base, stages: ["post_plan", "pre_plan"] }).inputs.stages).toEqual(["post_plan", "pre_plan"]);
+  });
+
+  test("the deprecated stage maps to stages", () => {
+    expect(checkWorkspaceRunTask({}, { ...base, stage: "pre_apply" }).inputs).toEqual({ ...base, stage: "pre_apply", stages: ["pre_apply"] });
+  });
+
+  test("an unknown task id (a RunTask created in the same program) passes", () => {
+    const r = checkWorkspaceRunTask({}, { ...base, taskId: UNKNOWN });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.taskId).toBe(UNKNOWN);
+  });
+
+  test.each<[string, Record<string, unknown>, Record<string, unknown>, { property: string; reason: string }[]]>([
+    ["missing enforcement level", {}, { workspaceId: "ws-a", taskId: "task-b" }, [{ property: "enforcementLevel", reason: "is required" }]],
+    ["bad level", {}, { ...base, enforcementLevel: "strict" }, [{ property: "enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }]],
+    ["empty stages", {}, { ...base, stages: [] }, [{ property: "stages", reason: "must list at least one stage" }]],
+    ["duplicate stages", {}, { ...base, stages: ["pre_plan", "pre_plan"] }, [{ property: "stages", reason: "must not list a stage twice" }]],
+    ["hyphenated stage", {}, { ...base, stages: ["pre-apply"] }, [{ property: "stages[0]", reason: '"pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)' }]],
+    ["stage with stages", {}, { ...base, stage: "pre_plan", stages: ["pre_plan"] }, [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }]],
+    ["stage changed to post_apply on update", { ...base, stage: "pre_plan", stages: ["pre_plan"] }, { ...base, stage: "post_apply" }, [
+      { property: "stage", reason: 'can change only to "pre_plan" or "post_plan" on an existing association; use stages: ["post_apply"] instead' },
+    ]],
+    ["workspace id with a slash", {}, { ...base, workspaceId: "org/ws" }, [{ property: "workspaceId", reason: "must be an id such as ws-..., without '/' or whitespace" }]],
+  ])("%s", (_l, olds, news, failures) => {
+    expect(checkWorkspaceRunTask(olds, news).failures).toEqual(failures);
+  });
+
+  test("an unchanged deprecated stage outside pre/post plan does not block other updates, after a refresh too", () => {
+    const olds = { ...base, stage: "post_apply", stages: ["post_apply"] };
+    expect(checkWorkspaceRunTask(olds, { ...base, enforcementLevel: "mandatory", stage: "post_apply" }).failures).toEqual([]);
+    const refreshed = { ...base, stages: ["post_apply"] };
+    expect(checkWorkspaceRunTask(refreshed, { ...base, enforcementLevel: "mandatory", stage: "post_apply" }).failures).toEqual([]);
+  });
+});
+
+describe("diffWorkspaceRunTask", () => {
+  const stored = { ...base, stages: ["post_plan"], stage: "post_plan", workspaceTaskId: "wstask-1" };
+  test.each<[Record<string, unknown>, boolean, string[]]>([
+    [{}, false, []],
+    [{ stage: "post_plan" }, false, []],
+    [{ enforcementLevel: "mandatory" }, true, []],
+    [{ stages: ["pre_plan", "post_plan"] }, true, []],
+    [{ taskId: "task-other" }, true, ["taskId"]],
+    [{ taskId: UNKNOWN }, true, ["taskId"]],
+    [{ workspaceId: "ws-other" }, true, ["workspaceId"]],
+  ])("%j", (over, changes, replaces) => {
+    const news = checkWorkspaceRunTask(stored, { ...base, ...over }).inputs;
+    expect(diffWorkspaceRunTask(stored, news)).toEqual({ changes, replaces, deleteBeforeReplace: false });
+  });
+});
