@@ -1,0 +1,63 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Registration } from "./engine/engine";
+
+const REPO = resolve(__dirname, "../..");
+const FIXTURE = join(__dirname, "fixture");
+
+/** What a scenario's program declares; see fixture/index.js. */
+export interface ProgramSpec {
+  snapshots?: { resource: string; args: Record<string, unknown> }[];
+  runTasks?: { resource: string; args: Record<string, unknown> }[];
+  attachments?: { resource: string; task?: string; args: Record<string, unknown> }[];
+  /** Arguments the program wraps in `pulumi.secret()`. */
+  secretArgs?: string[];
+}
+
+export interface Fixture {
+  /** The consumer project's directory, with the package installed in its node_modules. */
+  dir: string;
+  /** Runs the program under mocks and returns what it registers. */
+  capture(spec: ProgramSpec): Registration[];
+  remove(): void;
+}
+
+/**
+ * A consumer project in a temporary directory, with the package installed from `npm pack` of this repository
+ * (so a file missing from `files` or `exports` fails here as it would for a user). Its dependencies are taken
+ * from this repository's installed tree: @pulumi/pulumi is copied (the closure serializer resolves package
+ * names from its own location, which must be the consumer's node_modules), the rest is linked.
+ */
+export function prepareFixture(): Fixture {
+  if (!existsSync(join(REPO, "dist/sdk/index.js"))) throw new Error("the package is not built: run `npm run build` (npm test does)");
+  const dir = mkdtempSync(join(tmpdir(), "conformance-"));
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: REPO, encoding: "utf8" }).trim().split("\n").pop()!;
+  for (const f of readdirSync(FIXTURE)) cpSync(join(FIXTURE, f), join(dir, f));
+  const modules = join(dir, "node_modules");
+  mkdirSync(join(modules, "@pulumi"), { recursive: true });
+  for (const entry of readdirSync(join(REPO, "node_modules"))) {
+    if (entry === "@pulumi" || entry === ".bin" || entry === "pulumi-snapshot-runtask") continue;
+    symlinkSync(join(REPO, "node_modules", entry), join(modules, entry));
+  }
+  for (const entry of readdirSync(join(REPO, "node_modules/@pulumi"))) {
+    const from = join(REPO, "node_modules/@pulumi", entry);
+    if (entry === "pulumi") cpSync(from, join(modules, "@pulumi", entry), { recursive: true });
+    else symlinkSync(from, join(modules, "@pulumi", entry));
+  }
+  const pkg = join(modules, "pulumi-snapshot-runtask");
+  mkdirSync(pkg);
+  execFileSync("tar", ["xzf", join(dir, packed), "-C", pkg, "--strip-components=1"]);
+  let n = 0;
+  return {
+    dir,
+    capture(spec) {
+      const file = join(dir, `program-${++n}.json`);
+      writeFileSync(file, JSON.stringify(spec));
+      const out = execFileSync(process.execPath, ["capture.js"], { cwd: dir, env: { ...process.env, PROGRAM_SPEC: file }, encoding: "utf8" });
+      return JSON.parse(out) as Registration[];
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
