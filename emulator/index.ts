@@ -2,6 +2,7 @@
  * An in-process emulator of both services, for tests, the demo, benchmarks and offline pipelines. It listens on
  * loopback only. `pulumi-snapshot-runtask/emulator` exports `startEmulator`.
  */
+import { FaultInjector, type FaultOptions } from "./core/faults";
 import { startHttpServer, type Interceptor } from "./core/server";
 import type { RequestLog } from "./core/requestLog";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN, RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
@@ -14,7 +15,9 @@ export interface EmulatorOptions {
   port?: number;
   snapshot?: SnapshotEmulatorOptions;
   runTask?: RunTaskEmulatorOptions;
-  /** Hooks run before each matched route (fault injection, latency). */
+  /** Faults to inject: latency, 429s, 5xx, dropped connections, a per-token rate limit. None by default. */
+  faults?: FaultOptions;
+  /** Further hooks run before each matched route. */
   interceptors?: Interceptor[];
 }
 
@@ -26,6 +29,8 @@ export interface Emulator {
   runTask: RunTaskService;
   /** Requests served, by route. */
   requests: RequestLog;
+  /** The fault injector, with counts of what it injected (present when `faults` was given). */
+  faults?: FaultInjector;
   close(): Promise<void>;
 }
 
@@ -36,13 +41,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!LOOPBACK.test(host)) throw new Error(`the emulator listens on loopback only, not on "${host}"`);
   const snapshot = new SnapshotService(options.snapshot);
   const runTask = new RunTaskService(options.runTask);
-  const server = await startHttpServer([snapshot.mount(), runTask.mount()], { host, port: options.port, interceptors: options.interceptors });
+  const faults = options.faults ? new FaultInjector(options.faults) : undefined;
+  const interceptors = [...(faults ? [faults.interceptor] : []), ...(options.interceptors ?? [])];
+  const server = await startHttpServer([snapshot.mount(), runTask.mount()], { host, port: options.port, interceptors });
   return {
     url: server.url,
     port: server.port,
     snapshot,
     runTask,
     requests: server.log,
+    faults,
     async close() {
       await server.close();
       await Promise.all([snapshot.close(), runTask.close()]);
@@ -51,6 +59,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export { DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
-export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor };
+export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor, FaultOptions };
 export type { TokenGrant } from "./runtask/access";
 export type { OrganizationSeed } from "./runtask/store";

@@ -77,7 +77,7 @@ export class HttpClient {
       const outcome = await this.attempt(method, path, opts);
       if (outcome.kind === "response" && isAccepted(outcome.response.status, opts.allowStatus)) return outcome.response;
       const delay = this.options.retry?.delayBefore(attempt, outcome, { method, idempotent });
-      if (delay === undefined) throw outcome.kind === "error" ? outcome.error : this.statusError(method, path, outcome.response, opts);
+      if (delay === undefined) throw this.finalError(method, path, outcome, opts, idempotent);
       await sleep(delay);
     }
   }
@@ -121,6 +121,17 @@ export class HttpClient {
 
   private secrets(opts: RequestOptions): string[] {
     return [...(this.options.secrets ?? []), ...(opts.secrets ?? [])];
+  }
+
+  private finalError(method: HttpMethod, path: string, outcome: AttemptOutcome, opts: RequestOptions, idempotent: boolean): ServiceError {
+    if (outcome.kind === "error") {
+      outcome.error.ambiguous = outcome.sent && !idempotent;
+      return outcome.error;
+    }
+    const error = this.statusError(method, path, outcome.response, opts);
+    // A gateway or server failure on a non-idempotent request says nothing of whether it was carried out.
+    error.ambiguous = !idempotent && [500, 502, 504].includes(outcome.response.status);
+    return error;
   }
 
   private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions): ServiceError {

@@ -3,6 +3,12 @@
  * the client before the error is built.
  */
 export class ServiceError extends Error {
+  /**
+   * The request may have been acted on although no answer says so (the connection dropped or timed out after
+   * it was sent, or a gateway failed). Only a caller can resolve that, by looking for what the request made.
+   */
+  ambiguous = false;
+
   constructor(
     readonly service: string,
     readonly method: string,

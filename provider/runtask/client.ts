@@ -1,3 +1,4 @@
+import { retryPolicy } from "../http/retry";
 import { HttpClient, type HttpMethod, type RequestOptions } from "../http/client";
 import { resourcesOf, JSON_API, type ListDocument, type ResourceObject } from "./jsonApi";
 import type { RunTaskSettings } from "./settings";
@@ -20,6 +21,8 @@ export class RunTaskHttp {
       tls: settings.tls,
       timeoutMs: settings.timeoutMs,
       secrets: [settings.token],
+      // One policy per client, and one client per operation: the retry budget bounds the operation.
+      retry: retryPolicy({ maxRetries: settings.maxRetries }),
       hint: runTaskHint,
     });
   }

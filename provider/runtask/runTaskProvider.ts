@@ -2,6 +2,7 @@ import type { dynamic } from "@pulumi/pulumi";
 import { toPlainJson } from "../common/plainJson";
 import { providerConfig } from "../config/lookup";
 import { isStatus } from "../http/serviceError";
+import { createOnce } from "./createOnce";
 import { checkRunTask } from "./runTaskCheck";
 import { diffRunTask } from "./runTaskDiff";
 import { runTaskApi } from "./services";
@@ -100,7 +101,10 @@ export const runTaskProvider = {
       task = await tasks.update(existing.id, write);
     } else {
       try {
-        task = await tasks.create(s.organization, write);
+        task = await createOnce(
+          () => tasks.create(s.organization, write),
+          () => tasks.findByName(s.organization, s.name),
+        );
       } catch (err) {
         if (isStatus(err, 422) && /already been taken/i.test(err.message)) {
           throw new Error(

@@ -1,6 +1,7 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { toPlainJson } from "../common/plainJson";
 import { isStatus } from "../http/serviceError";
+import { createOnce } from "./createOnce";
 import { runTaskApi } from "./services";
 import { checkWorkspaceRunTask } from "./workspaceRunTaskCheck";
 import { diffWorkspaceRunTask } from "./workspaceRunTaskDiff";
@@ -46,7 +47,10 @@ export const workspaceRunTaskProvider = {
       wt = await workspaceTasks.update(s.workspaceId, existing.id, attrs);
     } else {
       try {
-        wt = await workspaceTasks.associate(s.workspaceId, s.taskId, attrs);
+        wt = await createOnce(
+          () => workspaceTasks.associate(s.workspaceId, s.taskId, attrs),
+          () => workspaceTasks.findByTask(s.workspaceId, s.taskId),
+        );
       } catch (err) {
         if (isStatus(err, 422) && /already been associated/i.test(err.message)) {
           throw new Error(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);

@@ -1,3 +1,4 @@
+import { retryPolicy } from "../http/retry";
 import { HttpClient, type HttpMethod, type HttpResponse } from "../http/client";
 import { serverMessages } from "../http/serverMessages";
 import { ServiceError } from "../http/serviceError";
@@ -22,6 +23,8 @@ export class SnapshotClient {
       tls: settings.tls,
       timeoutMs: settings.timeoutMs,
       secrets: [settings.token],
+      // One policy per client, and one client per operation: the retry budget bounds the operation.
+      retry: retryPolicy({ maxRetries: settings.maxRetries }),
       hint: snapshotHint,
     });
   }
