@@ -160,23 +160,24 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** Timeouts and aborts, whichever layer reports them (undici's own errors, or the abort signal's reason). */
+function isTimeout(err: unknown): boolean {
+  // Checked by shape, not `instanceof`: the signal's DOMException may come from another realm.
+  for (let e = err, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { name, code } = e as { name?: string; code?: unknown };
+    if (name === "TimeoutError" || name === "AbortError") return true;
+    if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_ABORTED") return true;
+  }
+  return false;
+}
+
+/** Whether the request may have reached the server before the failure (anything but a failed connect). */
 function isAfterSend(err: unknown): boolean {
-  return (
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.SocketError ||
-    (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"))
-  );
+  return isTimeout(err) || err instanceof undiciErrors.SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
 }
 
 function describeTransportError(err: unknown, timeoutMs: number): string {
-  if (
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"))
-  ) {
-    return `no response within ${timeoutMs / 1000}s`;
-  }
+  if (isTimeout(err)) return `no response within ${timeoutMs / 1000}s`;
   if (err instanceof Error) {
     const code = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
     const cause = err.cause instanceof Error && err.cause.message !== err.message ? ` (${err.cause.message})` : "";
