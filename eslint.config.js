@@ -13,5 +13,5 @@ module.exports = tseslint.config(
     },
   },
   { files: ["test/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { files: ["**/*.js"], languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly", setImmediate: "readonly" } } },
+  { files: ["**/*.js"], languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly", setImmediate: "readonly", setTimeout: "readonly" } } },
 );

@@ -1,5 +1,7 @@
 import { errors as undiciErrors, request, type Dispatcher } from "undici";
+import { createHash } from "node:crypto";
 import { redact } from "../common/redact";
+import { rateLimiterFor, type RateLimiter } from "./rateLimiter";
 import { sharedDispatcher } from "./dispatcher";
 import { serverMessages } from "./serverMessages";
 import { ServiceError } from "./serviceError";
@@ -61,10 +63,13 @@ export interface RetryPolicy {
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
+  private readonly limiter: RateLimiter;
 
   constructor(private readonly options: HttpClientOptions) {
     this.dispatcher = options.dispatcher ?? sharedDispatcher(options.tls);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const identity = createHash("sha256").update(JSON.stringify(options.headers)).digest("hex").slice(0, 16);
+    this.limiter = rateLimiterFor(new URL(options.baseUrl).origin, identity);
   }
 
   get service(): string {
@@ -91,6 +96,7 @@ export class HttpClient {
       headers["content-type"] = opts.contentType ?? "application/json";
     }
     let sent = false;
+    await this.limiter.acquire();
     try {
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
@@ -102,6 +108,8 @@ export class HttpClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       sent = true;
+      const limit = Number(firstHeader(res.headers["x-ratelimit-limit"]));
+      if (limit > 0) this.limiter.learn(limit);
       const text = await res.body.text();
       return { kind: "response", response: { status: res.statusCode, headers: res.headers, body: parseBody(text) } };
     } catch (err) {
@@ -149,6 +157,10 @@ export class HttpClient {
 
 function isAccepted(status: number, allow?: number[]): boolean {
   return (status >= 200 && status < 300) || (allow?.includes(status) ?? false);
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function parseBody(text: string): unknown {

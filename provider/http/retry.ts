@@ -11,7 +11,8 @@ import type { AttemptOutcome, HttpMethod, RetryPolicy } from "./client";
  * - 400, 401, 403, 404, 422 and every other status are final.
  * Waits grow exponentially from `baseDelayMs` up to `maxDelayMs`, with full jitter, unless the server says how
  * long to wait (`Retry-After` in seconds or as an HTTP date, `X-RateLimit-Reset` in possibly fractional
- * seconds). No retry starts once `budgetMs` has passed since the policy was made (one per operation).
+ * seconds). 429s are retried for as long as the budget allows; other failures `maxRetries` times. No retry
+ * starts once `budgetMs` has passed since the policy was made (one per operation).
  */
 export interface RetrySettings {
   maxRetries: number;
@@ -48,9 +49,10 @@ export function retryPolicy(settings: Partial<RetrySettings> = {}, random: () =>
   const deadline = now() + s.budgetMs;
   return {
     delayBefore(attempt: number, outcome: AttemptOutcome, request: { method: HttpMethod; idempotent: boolean }): number | undefined {
-      if (attempt > s.maxRetries) return undefined;
       const reason = retryReason(outcome, request.idempotent);
       if (!reason) return undefined;
+      // Rate limiting is the server pacing us, not a failure: it is waited out within the budget, uncounted.
+      if (attempt > s.maxRetries && reason !== "429") return undefined;
       const told = outcome.kind === "response" ? serverDelayMs(outcome.response.headers, now) : undefined;
       const backoff = Math.min(s.maxDelayMs, s.baseDelayMs * 2 ** (attempt - 1));
       const delay = told !== undefined ? Math.min(told + random() * s.baseDelayMs, s.budgetMs) : random() * backoff;
