@@ -21,9 +21,10 @@ export function validateArgs(input: Record<string, unknown>, schemas: ArgSchemas
   const failures: CheckFailure[] = [];
   for (const [arg, value] of Object.entries(input)) {
     if (arg === "__provider" || value === undefined) continue;
-    const schema = schemas[arg];
+    // Own keys only: an input named `valueOf` or `constructor` is not a schema.
+    const schema = Object.hasOwn(schemas, arg) ? schemas[arg] : undefined;
     if (!schema) {
-      failures.push({ property: arg, reason: `is not an argument of ${resource}` });
+      failures.push({ property: arg === "" ? '""' : arg, reason: `is not an argument of ${resource}` });
       continue;
     }
     if (isUnknown(value)) {
