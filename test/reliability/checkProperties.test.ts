@@ -27,7 +27,6 @@ afterAll(async () => {
 });
 
 const anyValue = fc.oneof(fc.jsonValue(), fc.constant(UNKNOWN), fc.constant(undefined));
-const stage = fc.constantFrom("pre_plan", "post_plan", "pre_apply", "post_apply", "pre-apply", "plan", "");
 
 /** Arguments close to valid ones, so that generated inputs pass `check` often enough to reach the service. */
 /** Mostly the valid value, sometimes a mistake users make. */
@@ -55,7 +54,10 @@ const stages = mostly(fc.uniqueArray(validStage, { minLength: 1, maxLength: 4 })
 const nearlyValid: Record<Kind, fc.Arbitrary<Record<string, unknown>>> = {
   snapshotAutoConfig: fc.oneof(
     ...Object.entries(storage).map(([type, fields]) =>
-      fc.record({ ...common, ...fields, storageType: mostly(fc.constant(type), fc.constant("tape")) }, { requiredKeys: ["name", "interval", "storageType", "pathPrefix"] }),
+      fc.record<Record<string, unknown>>(
+        { ...common, ...fields, storageType: mostly(fc.constant(type), fc.constant("tape")) } as { [k: string]: fc.Arbitrary<unknown> },
+        { requiredKeys: ["name", "interval", "storageType", "pathPrefix"] },
+      ),
     ),
   ),
   runTask: fc.record(
