@@ -4,9 +4,9 @@
  * `__provider` small and secret-free, and makes `read`/`delete` of old state run the installed code.
  */
 import { setProviderConfig } from "./config/lookup";
-import { runTaskProvider } from "./runtask/runTaskProvider";
-import { workspaceRunTaskProvider } from "./runtask/workspaceRunTaskProvider";
-import { snapshotAutoConfigProvider } from "./snapshot/provider";
+import type { runTaskProvider } from "./runtask/runTaskProvider";
+import type { workspaceRunTaskProvider } from "./runtask/workspaceRunTaskProvider";
+import type { snapshotAutoConfigProvider } from "./snapshot/provider";
 
 export interface ProviderConfig {
   get(key: string): string | undefined;
@@ -17,10 +17,17 @@ export function configure(config: ProviderConfig): void {
   setProviderConfig((key) => config.get(key));
 }
 
+/** Each resource's provider, loaded when first used: a stack of one kind never loads the others. */
 export const providers = {
-  snapshotAutoConfig: snapshotAutoConfigProvider,
-  runTask: runTaskProvider,
-  workspaceRunTask: workspaceRunTaskProvider,
+  get snapshotAutoConfig(): typeof snapshotAutoConfigProvider {
+    return require("./snapshot/provider").snapshotAutoConfigProvider;
+  },
+  get runTask(): typeof runTaskProvider {
+    return require("./runtask/runTaskProvider").runTaskProvider;
+  },
+  get workspaceRunTask(): typeof workspaceRunTaskProvider {
+    return require("./runtask/workspaceRunTaskProvider").workspaceRunTaskProvider;
+  },
 };
 
 export type ProviderKind = keyof typeof providers;

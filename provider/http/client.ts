@@ -1,8 +1,9 @@
-import { errors as undiciErrors, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { createHash } from "node:crypto";
 import { redact } from "../common/redact";
 import { rateLimiterFor, type RateLimiter } from "./rateLimiter";
 import { sharedDispatcher } from "./dispatcher";
+import { undici } from "./undici";
 import { serverMessages } from "./serverMessages";
 import { ServiceError } from "./serviceError";
 import type { TlsSettings } from "./tls";
@@ -98,7 +99,7 @@ export class HttpClient {
     let sent = false;
     await this.limiter.acquire();
     try {
-      const res = await request(url, {
+      const res = await undici().request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
@@ -185,7 +186,7 @@ function isTimeout(err: unknown): boolean {
 
 /** Whether the request may have reached the server before the failure (anything but a failed connect). */
 function isAfterSend(err: unknown): boolean {
-  return isTimeout(err) || err instanceof undiciErrors.SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
+  return isTimeout(err) || err instanceof undici().errors.SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
 }
 
 function describeTransportError(err: unknown, timeoutMs: number): string {

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
+import { undici } from "./undici";
 import { tlsConnectOptions, tlsKey, type TlsSettings } from "./tls";
 
 /**
@@ -14,7 +15,7 @@ export function sharedDispatcher(tls: TlsSettings = {}): Dispatcher {
   const key = tlsKey(tls);
   let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({
+    agent = new (undici().Agent)({
       connections: POOL_CONNECTIONS_PER_ORIGIN,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,

@@ -1,11 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { Registration } from "./engine/engine";
 
-const REPO = resolve(__dirname, "../..");
-const FIXTURE = join(__dirname, "fixture");
+/** The repository root: the nearest folder up with this package's package.json (also from a compiled copy). */
+function repositoryRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file) && JSON.parse(readFileSync(file, "utf8")).name === "pulumi-snapshot-runtask") return dir;
+  }
+  throw new Error(`no pulumi-snapshot-runtask package.json above ${from}`);
+}
+
+const REPO = repositoryRoot(__dirname);
+const FIXTURE = join(REPO, "test/conformance/fixture");
 
 /** What a scenario's program declares; see fixture/index.js. */
 export interface ProgramSpec {

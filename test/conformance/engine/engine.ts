@@ -27,6 +27,8 @@ export interface EngineOptions {
   /** The stack config, as `pulumi config` holds it (secrets decrypted, as the engine hands them over). */
   config: Record<string, string>;
   env?: NodeJS.ProcessEnv;
+  /** Resource operations in flight at once, dependencies respected (`pulumi up --parallel`). Default 1. */
+  parallelism?: number;
 }
 
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -43,6 +45,10 @@ export class Engine {
   pluginOutput = "";
   /** Every error message the plugin returned, across commands. */
   errors: string[] = [];
+  /** Peak resident memory of the last command's plugin process, in KiB (Linux), for benchmarks. */
+  lastPeakRssKb: number | undefined;
+  /** Milliseconds the last command spent on resource operations (plugin start and stop excluded). */
+  lastOperationsMs = 0;
 
   constructor(private readonly options: EngineOptions) {}
 
@@ -82,7 +88,7 @@ export class Engine {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
       const replaced: ResourceState[] = [];
-      for (const reg of program) {
+      await this.inDependencyOrder(program, async (reg) => {
         const old = state.get(reg.name);
         const { plain, secretKeys } = stripSecrets(resolveIds(reg.inputs, state, new Set()));
         const checked = await this.check(plugin, reg, old, plain);
@@ -99,17 +105,15 @@ export class Engine {
           const { id, outputs } = await plugin.create(urnOf(reg), checked);
           state.put(this.record(reg, id, checked, outputs, secretKeys));
         }
-        state.save();
-      }
-      for (const r of [...state.resources].reverse()) {
-        if (program.some((p) => p.name === r.name)) continue;
+      });
+      const removed = state.resources.filter((r) => !program.some((p) => p.name === r.name));
+      await this.inReverseDependencyOrder(removed, async (r) => {
         await plugin.delete(r.urn, r.id, r.outputs);
         state.remove(r.name);
-        state.save();
         steps.push({ op: "delete", name: r.name });
-      }
+      });
       // Replaced resources go last, each with the provider text of its own state.
-      for (const old of replaced) await plugin.delete(old.urn, old.id, old.outputs);
+      await this.inReverseDependencyOrder(replaced, (old) => plugin.delete(old.urn, old.id, old.outputs));
       return steps;
     });
   }
@@ -129,35 +133,62 @@ export class Engine {
           state.put({ ...r, id: read.id, outputs: read.outputs, inputs, secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs) });
           steps.push({ op: "refresh", name: r.name, detail: drift });
         }
-        state.save();
       }
       return steps;
     });
   }
 
-  /** `pulumi destroy`: deletes in reverse dependency order, with each resource's stored provider text. */
+  /** `pulumi destroy`: deletes dependents before what they depend on, with each resource's stored provider text. */
   async destroy(): Promise<Step[]> {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
-      for (const r of [...state.resources].reverse()) {
+      await this.inReverseDependencyOrder([...state.resources], async (r) => {
         await plugin.delete(r.urn, r.id, r.outputs);
         state.remove(r.name);
-        state.save();
         steps.push({ op: "delete", name: r.name });
-      }
+      });
       return steps;
     });
+  }
+
+  /** Runs `op` for every registration once its dependencies are done, `parallelism` at a time. */
+  private async inDependencyOrder(regs: Registration[], op: (reg: Registration) => Promise<void>): Promise<void> {
+    const done = new Map<string, Promise<void>>();
+    const slots = new Semaphore(this.options.parallelism ?? 1);
+    for (const reg of regs) {
+      const deps = reg.dependencies.map((urn) => done.get(urn)).filter((p): p is Promise<void> => p !== undefined);
+      done.set(urnOf(reg), Promise.all(deps).then(() => slots.run(() => op(reg))));
+    }
+    await Promise.all(done.values());
+  }
+
+  /** Runs `op` for every resource once everything that depends on it is done, `parallelism` at a time. */
+  private async inReverseDependencyOrder<T extends { urn: string; dependencies?: string[] }>(items: T[], op: (item: T) => Promise<void>): Promise<void> {
+    const done = new Map<string, Promise<void>>();
+    const slots = new Semaphore(this.options.parallelism ?? 1);
+    for (const item of [...items].reverse()) {
+      const dependents = items.filter((other) => other.dependencies?.includes(item.urn)).map((d) => done.get(d.urn)).filter((p): p is Promise<void> => p !== undefined);
+      done.set(item.urn, Promise.all(dependents).then(() => slots.run(() => op(item))));
+    }
+    await Promise.all(done.values());
   }
 
   private async command<T>(body: (plugin: DynamicPlugin, state: StackState) => Promise<T>): Promise<T> {
     const plugin = await DynamicPlugin.start(this.options.programDir, this.options.env);
+    const state = this.state();
     try {
       await plugin.configure(this.options.config);
-      return await body(plugin, this.state());
+      const started = process.hrtime.bigint();
+      const result = await body(plugin, state);
+      this.lastOperationsMs = Number(process.hrtime.bigint() - started) / 1e6;
+      return result;
     } catch (err) {
       this.errors.push(err instanceof Error ? err.message : String(err));
       throw err;
     } finally {
+      // What was done is recorded even when the command fails part way, as the engine's journal does.
+      state.save();
+      this.lastPeakRssKb = plugin.peakRssKb();
       await plugin.stop();
       this.pluginOutput += plugin.output;
     }
@@ -190,7 +221,26 @@ export class Engine {
       secretInputs,
       secretOutputs: secretOutputKeys(outputs, secretInputs, reg.additionalSecretOutputs),
       additionalSecretOutputs: reg.additionalSecretOutputs,
+      dependencies: reg.dependencies,
     };
+  }
+}
+
+/** At most `size` tasks at once. */
+class Semaphore {
+  private waiting: (() => void)[] = [];
+  private active = 0;
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
   }
 }
 

@@ -118,6 +118,17 @@ export class DynamicPlugin {
     await this.call("delete", this.request(this.pb.DeleteRequest, urn, { setId: id, setProperties: this.struct(props) }));
   }
 
+  /** Peak resident set size of the plugin process so far (VmHWM), in KiB; undefined where /proc is absent. */
+  peakRssKb(): number | undefined {
+    try {
+      const status = require("node:fs").readFileSync(`/proc/${this.child.pid}/status`, "utf8") as string;
+      const m = /VmHWM:\s+(\d+) kB/.exec(status);
+      return m ? Number(m[1]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async stop(): Promise<void> {
     this.client.close();
     if (this.child.exitCode !== null) return;

@@ -12,6 +12,8 @@ export interface ResourceState {
   secretInputs: string[];
   secretOutputs: string[];
   additionalSecretOutputs: string[];
+  /** URNs this resource depends on: destroy deletes it before them. */
+  dependencies?: string[];
 }
 
 /** The stack's state, in dependency order (creation order), persisted as JSON like a file backend's. */

@@ -1,0 +1,31 @@
+import { startEmulator } from "../emulator";
+import { DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/access";
+import { closeSharedDispatchers } from "../provider/http/dispatcher";
+import { runTaskApi } from "../provider/runtask/services";
+import { LATENCY_MS } from "./throughput";
+import { timed } from "./harness";
+
+export interface ListingFigures {
+  tasks: number;
+  requests: number;
+  ms: number;
+  latencyMs: number;
+}
+
+/** `listRunTasks` over 10,000 tasks, through the same client the function uses. */
+export async function listing(tasks = 10_000): Promise<ListingFigures> {
+  const emulator = await startEmulator({ faults: { latencyMs: LATENCY_MS } });
+  try {
+    for (let i = 0; i < tasks; i++) {
+      emulator.runTask.store.addTask({ organization: "emulator-org", name: `t-${i}`, url: "https://h.example", category: "task", description: null, hmacKey: null, enabled: true, global: { enabled: false, stages: [], enforcementLevel: null } });
+    }
+    const api = runTaskApi((key) => ({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key]);
+    emulator.requests.reset();
+    const { ms, value } = await timed(() => api.tasks.list("emulator-org"));
+    if (value.length !== tasks) throw new Error(`listed ${value.length} of ${tasks} tasks`);
+    return { tasks, requests: emulator.requests.total(), ms: Math.round(ms), latencyMs: LATENCY_MS };
+  } finally {
+    await emulator.close();
+    await closeSharedDispatchers();
+  }
+}

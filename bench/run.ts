@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: cost per operation, throughput at scale, start-up, state size and listing, measured with the
+ * emulator and the conformance suite's engine driver around the real plugin process. Writes
+ * bench/results/latest.json and docs/benchmarks.md.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { listing } from "./listing";
+import { prepareFixture } from "./harness";
+import { requestsPerOperation } from "./requestsPerOperation";
+import { renderReport } from "./report";
+import { startup } from "./startup";
+import { throughput } from "./throughput";
+
+const ROOT = resolve(__dirname, "../..");
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes("--quick");
+  const fixture = prepareFixture();
+  try {
+    const log = (what: string) => process.stderr.write(`bench: ${what}\n`);
+    log("requests per operation");
+    const requests = await requestsPerOperation(fixture);
+    log("start-up");
+    const start = await startup(fixture, quick ? 3 : 9);
+    const scale: Awaited<ReturnType<typeof throughput>>[] = [];
+    for (const parallelism of [16, 64]) {
+      for (const n of quick ? [10, 100] : [10, 100, 1000]) {
+        log(`throughput: ${n} resources at parallelism ${parallelism}`);
+        scale.push(await throughput(fixture, n, parallelism));
+      }
+    }
+    log("listing");
+    const list = await listing(quick ? 1000 : 10_000);
+    const results = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+      requests,
+      startup: start,
+      throughput: scale,
+      listing: list,
+    };
+    mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+    writeFileSync(join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2) + "\n");
+    writeFileSync(join(ROOT, "docs/benchmarks.md"), renderReport(results));
+    log("wrote bench/results/latest.json and docs/benchmarks.md");
+  } finally {
+    fixture.remove();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
