@@ -5,6 +5,19 @@ import type { RunTaskSettings } from "./settings";
 
 /** The service's largest page; fewer pages means fewer round trips when following a list. */
 export const PAGE_SIZE = 100;
+/** Pages of one list in flight at once, once their number is known: well under the service's rate limit. */
+export const PAGE_CONCURRENCY = 8;
+
+/** `fn` over `items`, at most `limit` at a time, results in the order of `items`. */
+async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await fn(items[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 /**
  * JSON:API over the shared HTTP core: `Authorization: Bearer`, `application/vnd.api+json` both ways, and
@@ -31,15 +44,26 @@ export class RunTaskHttp {
     return this.http.request(method, path, { contentType: JSON_API, ...opts });
   }
 
-  /** Every item of a paged list, following `meta.pagination.next-page` (or `links.next`) to the end. */
+  /**
+   * Every item of a paged list. When the first page says how many pages there are, the rest are fetched
+   * `PAGE_CONCURRENCY` at a time (in order); otherwise `meta.pagination.next-page` (or `links.next`) is
+   * followed one page after another.
+   */
   async listAll(path: string, query: Record<string, string | undefined> = {}): Promise<ResourceObject[]> {
-    const items: ResourceObject[] = [];
-    for (let page: number | undefined = 1; page !== undefined; ) {
-      const res = await this.request("GET", path, { query: { ...query, "page[number]": page, "page[size]": PAGE_SIZE } });
-      const doc = res.body as ListDocument;
-      const pageItems = resourcesOf(doc);
-      items.push(...pageItems);
-      page = nextPage(doc, page);
+    const fetchPage = async (page: number) =>
+      (await this.request("GET", path, { query: { ...query, "page[number]": page, "page[size]": PAGE_SIZE } })).body as ListDocument;
+    const first = await fetchPage(1);
+    const items = resourcesOf(first);
+    const totalPages = first.meta?.pagination?.["total-pages"];
+    if (typeof totalPages === "number" && totalPages > 1 && first.meta?.pagination?.["next-page"] === 2) {
+      const pages = Array.from({ length: totalPages - 1 }, (_, i) => i + 2);
+      const docs = await mapWithConcurrency(pages, PAGE_CONCURRENCY, fetchPage);
+      for (const doc of docs) items.push(...resourcesOf(doc));
+      return items;
+    }
+    for (let doc = first, page: number | undefined = nextPage(first, 1); page !== undefined; page = nextPage(doc, page)) {
+      doc = await fetchPage(page);
+      items.push(...resourcesOf(doc));
     }
     return items;
   }

@@ -10,7 +10,7 @@ export interface ResourceObject {
 
 export interface ListDocument {
   data: ResourceObject[];
-  meta?: { pagination?: { "next-page"?: number | null; "total-count"?: number } };
+  meta?: { pagination?: { "next-page"?: number | null; "total-pages"?: number; "total-count"?: number } };
   links?: { next?: string | null };
 }
 
