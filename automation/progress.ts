@@ -32,11 +32,20 @@ function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
-/** `3 created, 1 unchanged`, from an operation summary. */
-export function describeChanges(changes: OpMap | undefined): string {
+const PLANNED: Partial<Record<OpType, string>> = {
+  same: "unchanged",
+  create: "to create",
+  update: "to update",
+  delete: "to delete",
+  replace: "to replace",
+};
+
+/** `3 created, 1 unchanged` from an operation's summary, or `3 to create, 1 unchanged` from a preview's. */
+export function describeChanges(changes: OpMap | undefined, kind: "done" | "planned" = "done"): string {
+  const words = kind === "planned" ? PLANNED : DONE;
   const parts = Object.entries(changes ?? {})
     .filter(([, n]) => (n ?? 0) > 0)
-    .map(([op, n]) => `${n} ${DONE[op as OpType] ?? op}`);
+    .map(([op, n]) => `${n} ${words[op as OpType] ?? DONE[op as OpType] ?? op}`);
   return parts.length > 0 ? parts.join(", ") : "no resources";
 }
 

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import {
   credentialsConfig,
+  describeChanges,
   describeEngineEvent,
   findPulumiCli,
   openProvisioningStack,
@@ -121,5 +122,6 @@ describe("describeEngineEvent", () => {
     expect(
       describeEngineEvent(event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 2.4, resourceChanges: { create: 3, same: 1, update: 0 }, policyPacks: {} } })),
     ).toBe("done in 2s: 3 created, 1 unchanged");
+    expect(describeChanges({ create: 2, update: 1, same: 1 }, "planned")).toBe("2 to create, 1 to update, 1 unchanged");
   });
 });
