@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as ts from "typescript";
 import { diffRunTask } from "../../provider/runtask/runTaskDiff";
@@ -62,9 +62,10 @@ function compile(blocks: Block[]): string[] {
   }
 }
 
-describe("TypeScript blocks of the READMEs", () => {
+describe("TypeScript blocks of the READMEs and docs", () => {
   const examples = readdirSync(join(REPO, "examples")).map((e) => join(REPO, "examples", e, "README.md"));
-  const blocks = [join(REPO, "README.md"), ...examples].flatMap(tsBlocks);
+  const docs = existsSync(join(REPO, "docs")) ? readdirSync(join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(REPO, "docs", f)) : [];
+  const blocks = [join(REPO, "README.md"), ...examples, ...docs].flatMap(tsBlocks);
 
   test("every block type-checks against the package", () => {
     expect(blocks.filter((b) => b.source === "README.md").length).toBeGreaterThanOrEqual(6);
