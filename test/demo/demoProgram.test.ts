@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,9 +67,15 @@ const inputsOf = (regs: Registration[]) => Object.fromEntries(regs.map((r) => [r
 
 let previewProgram: Registration[];
 
-test("the root project's program is the built demo program", () => {
+test("the root project's program is the built demo program; the packed package has what the demo uses", () => {
   expect(projectMain()).toBe("dist/demo/program.js");
   expect(existsSync(program)).toBe(true);
+  const installed = join(fixture.dir, "node_modules/pulumi-snapshot-runtask");
+  const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+  expect(existsSync(join(installed, pkg.bin["pulumi-snapshot-runtask-emulator"]))).toBe(true);
+  expect(existsSync(join(installed, pkg.exports["./automation"].default))).toBe(true);
+  // The demo itself is repository tooling, not part of the package.
+  expect(existsSync(join(installed, "dist/demo"))).toBe(false);
 });
 
 test("preview plans the three resources and writes nothing", async () => {
