@@ -3,7 +3,7 @@ const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
-  { ignores: [".bench-build/**", "dist/**", "node_modules/**", "**/node_modules/**", "test/fixtures/**/work/**", "coverage/**", "bench/results/**"] },
+  { ignores: [".bench-build/**", ".pulumi-demo/**", "dist/**", "node_modules/**", "**/node_modules/**", "test/fixtures/**/work/**", "coverage/**", "bench/results/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

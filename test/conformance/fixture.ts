@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import type { Registration } from "./engine/engine";
 
 /** The repository root: the nearest folder up with this package's package.json (also from a compiled copy). */
@@ -25,11 +26,23 @@ export interface ProgramSpec {
   secretArgs?: string[];
 }
 
+/** Another program than the fixture's index.js (the demo's), and how to run it. */
+export interface CaptureOptions {
+  /** The program file, relative to the fixture directory. */
+  main?: string;
+  /** Run it as in a preview (`pulumi.runtime.isDryRun()` is true). */
+  preview?: boolean;
+  /** Further environment, e.g. PULUMI_CONFIG with the program's stack config. */
+  env?: NodeJS.ProcessEnv;
+}
+
 export interface Fixture {
   /** The consumer project's directory, with the package installed in its node_modules. */
   dir: string;
   /** Runs the program under mocks and returns what it registers. */
-  capture(spec: ProgramSpec): Registration[];
+  capture(spec: ProgramSpec, options?: CaptureOptions): Registration[];
+  /** The same, without blocking this process: for programs that call a server running in it (the emulator). */
+  captureAsync(spec: ProgramSpec, options?: CaptureOptions): Promise<Registration[]>;
   remove(): void;
 }
 
@@ -59,13 +72,20 @@ export function prepareFixture(): Fixture {
   mkdirSync(pkg);
   execFileSync("tar", ["xzf", join(dir, packed), "-C", pkg, "--strip-components=1"]);
   let n = 0;
+  const captureEnv = (spec: ProgramSpec, options: CaptureOptions): NodeJS.ProcessEnv => {
+    const file = join(dir, `program-${++n}.json`);
+    writeFileSync(file, JSON.stringify(spec));
+    return { ...process.env, ...options.env, PROGRAM_SPEC: file, PROGRAM_MAIN: options.main ?? "", PROGRAM_PREVIEW: String(options.preview ?? false) };
+  };
   return {
     dir,
-    capture(spec) {
-      const file = join(dir, `program-${++n}.json`);
-      writeFileSync(file, JSON.stringify(spec));
-      const out = execFileSync(process.execPath, ["capture.js"], { cwd: dir, env: { ...process.env, PROGRAM_SPEC: file }, encoding: "utf8" });
+    capture(spec, options = {}) {
+      const out = execFileSync(process.execPath, ["capture.js"], { cwd: dir, env: captureEnv(spec, options), encoding: "utf8" });
       return JSON.parse(out) as Registration[];
+    },
+    async captureAsync(spec, options = {}) {
+      const { stdout } = await promisify(execFile)(process.execPath, ["capture.js"], { cwd: dir, env: captureEnv(spec, options), encoding: "utf8" });
+      return JSON.parse(stdout) as Registration[];
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };

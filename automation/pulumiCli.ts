@@ -1,0 +1,35 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
+export const PULUMI_INSTALL_URL = "https://www.pulumi.com/docs/install/";
+
+/**
+ * The `pulumi` executable found on PATH, or undefined. The Automation API runs this CLI for every operation
+ * (`@pulumi/pulumi` does not contain the engine), so callers check first and fail with a useful message.
+ */
+export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const names = process.platform === "win32" ? ["pulumi.exe", "pulumi.cmd", "pulumi"] : ["pulumi"];
+  for (const dir of (env.PATH ?? env.Path ?? "").split(delimiter)) {
+    if (!dir) continue;
+    for (const name of names) {
+      const file = join(dir, name);
+      try {
+        if (!statSync(file).isFile()) continue;
+        accessSync(file, constants.X_OK);
+        return file;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What to tell a user who has no Pulumi CLI. */
+export function missingPulumiCliMessage(what: string): string {
+  return (
+    `${what} needs the Pulumi CLI, and no \`pulumi\` executable was found on PATH.\n` +
+    `Install it (${PULUMI_INSTALL_URL}), e.g. \`curl -fsSL https://get.pulumi.com | sh\` on Linux and macOS or ` +
+    "`brew install pulumi/tap/pulumi`, open a new shell so that PATH includes it, and run again."
+  );
+}

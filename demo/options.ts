@@ -1,0 +1,67 @@
+import { parseArgs } from "node:util";
+
+export const DEMO_USAGE = `Usage: npm run demo [-- options]
+
+Runs the root Pulumi.yaml project through the Pulumi Automation API: preview, up, a second up that changes
+nothing, destroy. By default against the bundled emulator on a free loopback port, with a temporary file
+backend and passphrase.
+
+Options:
+  --keep      keep the stack, its state and its resources (the emulator still stops at the end)
+  --real      target the real services named by the environment instead of the emulator:
+                SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION,
+                DEMO_WORKSPACE_ID (the workspace to attach the run task to),
+                DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
+                DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
+  --verbose   print the Pulumi CLI's own output as well
+  --help      print this help`;
+
+export interface RealServices {
+  snapshot: { address: string; token: string };
+  runTask: { address: string; token: string; organization: string };
+  workspaceId: string;
+  snapshotPath: string;
+  globalEnabled?: boolean;
+}
+
+export interface DemoOptions {
+  keep: boolean;
+  verbose: boolean;
+  /** Present with `--real`. */
+  real?: RealServices;
+}
+
+export type DemoCommand = { kind: "help" } | { kind: "run"; options: DemoOptions };
+
+export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = process.env): DemoCommand {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      keep: { type: "boolean" },
+      real: { type: "boolean" },
+      verbose: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return { kind: "help" };
+  return { kind: "run", options: { keep: values.keep ?? false, verbose: values.verbose ?? false, real: values.real ? realServices(env) : undefined } };
+}
+
+const REQUIRED = ["SERVICE_ADDR", "SERVICE_TOKEN", "RUNTASK_ADDR", "RUNTASK_TOKEN", "RUNTASK_ORGANIZATION", "DEMO_WORKSPACE_ID", "DEMO_SNAPSHOT_PATH"] as const;
+
+/** The real services from the environment; every missing variable is named at once. */
+export function realServices(env: NodeJS.ProcessEnv): RealServices {
+  const missing = REQUIRED.filter((name) => !env[name]);
+  if (missing.length > 0) throw new Error(`--real needs these environment variables: ${missing.join(", ")} (see npm run demo -- --help)`);
+  const v = (name: (typeof REQUIRED)[number]) => env[name]!;
+  const global = env.DEMO_GLOBAL_RUN_TASK;
+  return {
+    snapshot: { address: v("SERVICE_ADDR"), token: v("SERVICE_TOKEN") },
+    runTask: { address: v("RUNTASK_ADDR"), token: v("RUNTASK_TOKEN"), organization: v("RUNTASK_ORGANIZATION") },
+    workspaceId: v("DEMO_WORKSPACE_ID"),
+    snapshotPath: v("DEMO_SNAPSHOT_PATH"),
+    globalEnabled: global === undefined ? undefined : !["0", "false", "no", "off"].includes(global.toLowerCase()),
+  };
+}

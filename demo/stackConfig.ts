@@ -1,0 +1,29 @@
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { credentialsConfig, type ServiceCredentials } from "../automation/stack";
+
+/** What the demo's program needs from its stack. */
+export interface DemoSettings {
+  credentials: Required<ServiceCredentials>;
+  /** The workspace the run task is attached to (`ws-...`). */
+  workspaceId: string;
+  /** The directory the snapshot service writes the demo's snapshots to. */
+  snapshotPath: string;
+  hmacKey: string;
+  /** Default 5s. */
+  snapshotInterval?: string;
+  /** Whether the task is enabled on every workspace (needs the organization's global run tasks). Default true. */
+  globalEnabled?: boolean;
+}
+
+/** The demo stack's config: service credentials (tokens secret), and the demo's settings (the HMAC key secret). */
+export function demoStackConfig(s: DemoSettings): ConfigMap {
+  const config: ConfigMap = {
+    ...credentialsConfig(s.credentials),
+    "demo:workspaceId": { value: s.workspaceId },
+    "demo:snapshotPath": { value: s.snapshotPath },
+    "demo:hmacKey": { value: s.hmacKey, secret: true },
+  };
+  if (s.snapshotInterval !== undefined) config["demo:snapshotInterval"] = { value: s.snapshotInterval };
+  if (s.globalEnabled !== undefined) config["demo:globalEnabled"] = { value: String(s.globalEnabled) };
+  return config;
+}

@@ -1,0 +1,186 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as ts from "typescript";
+import { diffRunTask } from "../../provider/runtask/runTaskDiff";
+import { RUNTASK_SETTING_KEYS } from "../../provider/runtask/settings";
+import { checkWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskCheck";
+import { diffWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskDiff";
+import { diffSnapshotAutoConfig } from "../../provider/snapshot/diff";
+import { SECRET_ARGS } from "../../provider/snapshot/fields";
+import { SNAPSHOT_SETTING_KEYS } from "../../provider/snapshot/settings";
+
+/**
+ * The README is checked against the code: its TypeScript blocks compile against the package's types, its
+ * tables list every argument, setting and function, and what they say about replacement and secrets is what the
+ * provider does.
+ */
+
+const REPO = resolve(__dirname, "../..");
+const README = readFileSync(join(REPO, "README.md"), "utf8");
+
+interface Block {
+  source: string;
+  line: number;
+  code: string;
+}
+
+/** Fenced ```ts / ```typescript blocks of a markdown file. */
+function tsBlocks(file: string): Block[] {
+  const text = readFileSync(file, "utf8");
+  const blocks: Block[] = [];
+  const fence = /^```(ts|typescript)\s*\n([\s\S]*?)^```\s*$/gm;
+  for (let m = fence.exec(text); m; m = fence.exec(text)) {
+    blocks.push({ source: file.slice(REPO.length + 1), line: text.slice(0, m.index).split("\n").length, code: m[2] });
+  }
+  return blocks;
+}
+
+/** Compiles each block as a module of its own, with the project's options (the package name maps to the sources). */
+function compile(blocks: Block[]): string[] {
+  // Under node_modules, so that `@pulumi/pulumi` and the types resolve as for a project in this repository.
+  const dir = join(REPO, "node_modules/.cache/readme-blocks", String(process.pid));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    const files = blocks.map((b, i) => {
+      const file = join(dir, `block-${i}.ts`);
+      writeFileSync(file, `${b.code}\nexport {};\n`);
+      return file;
+    });
+    const { config } = ts.readConfigFile(join(REPO, "tsconfig.json"), ts.sys.readFile);
+    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, REPO);
+    const program = ts.createProgram(files, { ...options, noEmit: true, types: ["node"] });
+    return ts.getPreEmitDiagnostics(program).map((d) => {
+      const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+      if (!d.file) return text;
+      const i = files.indexOf(resolve(d.file.fileName));
+      const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
+      return i >= 0 ? `${blocks[i].source}:${blocks[i].line + 1 + line}: ${text}` : `${d.file.fileName}:${line + 1}: ${text}`;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("TypeScript blocks of the READMEs and docs", () => {
+  const examples = readdirSync(join(REPO, "examples")).map((e) => join(REPO, "examples", e, "README.md"));
+  const docs = existsSync(join(REPO, "docs")) ? readdirSync(join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(REPO, "docs", f)) : [];
+  const blocks = [join(REPO, "README.md"), ...examples, ...docs].flatMap(tsBlocks);
+
+  test("every block type-checks against the package", () => {
+    expect(blocks.filter((b) => b.source === "README.md").length).toBeGreaterThanOrEqual(6);
+    expect(compile(blocks)).toEqual([]);
+  }, 120_000);
+
+  test("the check catches a wrong argument (so that it checks something)", () => {
+    const wrong = { source: "README.md", line: 0, code: 'import { SnapshotAutoConfig } from "pulumi-snapshot-runtask";\nnew SnapshotAutoConfig("x", { interval: true, pathPrefix: "/p", storageType: "local" });' };
+    expect(compile([wrong])).toEqual(["README.md:2: Type 'boolean' is not assignable to type 'Input<string | number>'."]);
+  }, 120_000);
+});
+
+describe("the README matches the code", () => {
+  test("the two commands", () => {
+    expect(README).toContain("| set up and run the main job (provision against the bundled emulator) | `npm ci && npm run demo` |");
+    expect(README).toContain("| run the tests | `npm ci && npm test` |");
+  });
+
+  test("every stack config key and environment variable is in the configuration table", () => {
+    for (const [key, envVar] of [...Object.values(SNAPSHOT_SETTING_KEYS), ...Object.values(RUNTASK_SETTING_KEYS)]) {
+      expect(README).toMatch(new RegExp(`^\\|[^\\n]*\`${key}\`[^\\n]*\\|[^\\n]*\`${envVar}\``, "m"));
+    }
+  });
+
+  /** Rows of the arguments table that follows `heading`: the argument names of each row, and its cells. */
+  function argumentRows(heading: string): { args: string[]; cells: string[] }[] {
+    const section = README.slice(README.indexOf(`${heading}\n`));
+    const lines = section.slice(section.indexOf("| argument |")).split("\n");
+    const rows = lines.slice(2, lines.findIndex((l) => !l.startsWith("|")));
+    return rows.map((row) => {
+      const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+      return { args: [...cells[0].matchAll(/`([A-Za-z0-9]+)`/g)].map((m) => m[1]), cells };
+    });
+  }
+
+  /** Members of an interface in the package's sources. */
+  function interfaceMembers(file: string, name: string): string[] {
+    const source = ts.createSourceFile(file, readFileSync(join(REPO, file), "utf8"), ts.ScriptTarget.Latest);
+    const decl = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+    if (!decl) throw new Error(`${name} not found in ${file}`);
+    return decl.members.map((m) => (m.name as ts.Identifier).text);
+  }
+
+  const resources = [
+    {
+      heading: "## `SnapshotAutoConfig`",
+      args: interfaceMembers("sdk/snapshotAutoConfig.ts", "SnapshotAutoConfigArgs"),
+      diff: (arg: string) => {
+        const base = { name: "n", interval: 60, retain: 1, filePrefix: "service-snapshot" };
+        return diffSnapshotAutoConfig({ ...base, [arg]: arg === "interval" ? 60 : 1 }, { ...base, [arg]: arg === "interval" ? 120 : 2 });
+      },
+      secrets: [...SECRET_ARGS],
+    },
+    {
+      heading: "### `RunTask`",
+      args: interfaceMembers("sdk/runTask.ts", "RunTaskArgs"),
+      diff: (arg: string) => {
+        const base = { category: "task", enabled: true };
+        return diffRunTask({ ...base, [arg]: 1 }, { ...base, [arg]: 2 });
+      },
+      secrets: ["hmacKey"],
+    },
+    {
+      heading: "### `WorkspaceRunTask`",
+      args: interfaceMembers("sdk/workspaceRunTask.ts", "WorkspaceRunTaskArgs"),
+      // Through check, as the engine calls it: the deprecated `stage` changes the association through `stages`.
+      diff: (arg: string) => {
+        const values: Record<string, [unknown, unknown]> = {
+          workspaceId: ["ws-a", "ws-b"],
+          taskId: ["task-a", "task-b"],
+          enforcementLevel: ["advisory", "mandatory"],
+          stages: [["post_plan"], ["pre_plan"]],
+          stage: ["post_plan", "pre_plan"],
+          adopt: [false, true],
+        };
+        const base = { workspaceId: "ws-a", taskId: "task-a", enforcementLevel: "advisory" };
+        const olds = checkWorkspaceRunTask({}, { ...base, [arg]: values[arg][0] }).inputs;
+        return diffWorkspaceRunTask(olds, checkWorkspaceRunTask(olds, { ...base, [arg]: values[arg][1] }).inputs);
+      },
+      secrets: [],
+    },
+  ];
+
+  describe.each(resources)("$heading", ({ heading, args, diff, secrets }) => {
+    const rows = argumentRows(heading);
+    const documented = rows.flatMap((r) => r.args);
+
+    test("the table lists every argument, and nothing else", () => {
+      expect([...documented].sort()).toEqual([...args].sort());
+    });
+
+    test("what it says replaces, updates, or changes nothing is what diff answers", () => {
+      for (const { args: names, cells } of rows) {
+        const onChange = cells[3];
+        for (const arg of names) {
+          const outcome = diff(arg);
+          if (/^replace/.test(onChange)) expect([arg, outcome.replaces]).toEqual([arg, [arg]]);
+          else if (/^update/.test(onChange)) expect([arg, outcome.changes, outcome.replaces]).toEqual([arg, true, []]);
+          else if (/no effect/.test(onChange)) expect([arg, outcome.changes]).toEqual([arg, false]);
+          else throw new Error(`${heading} ${arg}: unknown "on change" cell "${onChange}"`);
+        }
+      }
+    });
+
+    test("the secret column marks exactly the arguments the resource keeps secret", () => {
+      const marked = rows.filter((r) => r.cells[4] === "yes").flatMap((r) => r.args);
+      expect(marked.sort()).toEqual([...secrets].sort());
+    });
+  });
+
+  test("every function of the package is in the functions table", () => {
+    const index = readFileSync(join(REPO, "sdk/index.ts"), "utf8");
+    const functions = [...index.matchAll(/\b(get|list)[A-Z]\w+/g)].map((m) => m[0]);
+    expect(functions.length).toBeGreaterThanOrEqual(6);
+    const table = README.slice(README.indexOf("## Functions"), README.indexOf("## Adopting"));
+    for (const f of new Set(functions)) expect(table).toMatch(new RegExp(`^\\| \`${f}\\(`, "m"));
+  });
+});
