@@ -1,4 +1,5 @@
 import type { ListingFigures } from "./listing";
+import type { ProviderCpuFigures } from "./providerCpu";
 import type { RequestCounts } from "./requestsPerOperation";
 import type { StartupFigures } from "./startup";
 import type { ThroughputFigures } from "./throughput";
@@ -10,6 +11,7 @@ export interface BenchResults {
   startup: StartupFigures;
   throughput: ThroughputFigures[];
   listing: ListingFigures;
+  providerCpu: ProviderCpuFigures;
 }
 
 /**
@@ -67,6 +69,19 @@ export function renderReport(r: BenchResults): string {
     "`command` includes starting the plugin process, as every `pulumi` command does; rates are of the",
     "operations alone. Mixed resources: a third each of",
     "snapshot configurations, run tasks, and attachments (which wait for their task, as in a real program).",
+    "",
+  );
+  const big1000 = r.throughput.filter((t) => t.resources === Math.max(...r.throughput.map((x) => x.resources)));
+  const cpu = Object.entries(r.providerCpu.checkAndDiffMicros).map(([k, v]) => `${k} ${v} µs`).join(", ");
+  lines.push(
+    "**Against the bound.** " +
+      big1000.map((t) => `At ${t.resources} resources and parallelism ${t.parallelism}, creates reach ${Math.round(t.create.ofBound * 100)}% of the bound and deletes ${Math.round(t.delete.ofBound * 100)}%`).join("; ") +
+      ". The target of 90% is not met on this machine, and the figures say why: the run is CPU-bound, not",
+    "latency-bound. The plugin process, the engine driver and the emulator share two cores, and a no-op `up`,",
+    "which sends no request at all, already costs about a millisecond of CPU per resource in the plugin's gRPC",
+    `and protobuf handling. The provider's own share is small: check plus diff take ${cpu} of CPU in process`,
+    "(measured below the plugin, without marshalling). Cost per resource does not grow with the stack: time per",
+    "operation at 1,000 resources is at or below that at 100.",
     "",
   );
   lines.push("## Start-up", "");

@@ -8,6 +8,7 @@ import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { listing } from "./listing";
 import { prepareFixture } from "./harness";
+import { providerCpu } from "./providerCpu";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { renderReport } from "./report";
 import { startup } from "./startup";
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
         scale.push(await throughput(fixture, n, parallelism));
       }
     }
+    log("provider CPU per operation");
+    const cpu = await providerCpu();
     log("listing");
     const list = await listing(quick ? 1000 : 10_000);
     const results = {
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
       startup: start,
       throughput: scale,
       listing: list,
+      providerCpu: cpu,
     };
     mkdirSync(join(ROOT, "bench/results"), { recursive: true });
     writeFileSync(join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2) + "\n");

@@ -1,24 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
+import { recordRegistrations, valueOf } from "../support/recordingMocks";
 
-const registered: { type: string; name: string; inputs: Record<string, unknown> }[] = [];
 const warnings: string[] = [];
 
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-      return { id: `${args.name}-id`, state: args.inputs };
-    },
-    call: () => ({}),
-  },
-  "project",
-  "stack",
-  false,
-);
+const registered = recordRegistrations();
 
 import { RunTask, WorkspaceRunTask } from "../../sdk";
 
-const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
+const value = valueOf;
 
 describe("RunTask and WorkspaceRunTask classes", () => {
   beforeAll(() => {

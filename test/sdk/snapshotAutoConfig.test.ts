@@ -1,29 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
+import { recordRegistrations, valueOf } from "../support/recordingMocks";
 
-interface Registered {
-  type: string;
-  name: string;
-  inputs: Record<string, unknown>;
-}
-const registered: Registered[] = [];
-
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-      return { id: `${args.name}-id`, state: args.inputs };
-    },
-    call: () => ({}),
-  },
-  "project",
-  "stack",
-  false,
-);
+const registered = recordRegistrations();
 
 // Imported after the mocks are set, as the SDK requires.
 import { SnapshotAutoConfig } from "../../sdk";
 
-const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
+const value = valueOf;
 
 describe("SnapshotAutoConfig resource class", () => {
   test("registers the type token, defaults the name, keeps secrets out of the provider text", async () => {
