@@ -60,5 +60,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 export { DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
 export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor, FaultOptions };
-export type { TokenGrant } from "./runtask/access";
+export type { TokenGrant, OrganizationGrant } from "./runtask/access";
 export type { OrganizationSeed } from "./runtask/store";
+export type { Task as EmulatorTask, WorkspaceTask as EmulatorWorkspaceTask, Workspace as EmulatorWorkspace } from "./runtask/store";

@@ -20,12 +20,17 @@ export interface Seed {
   takeSnapshots?: boolean;
 }
 
+const organizationGrant = {
+  owner: z.boolean().optional(),
+  manageRunTasks: z.boolean().optional(),
+  manageWorkspaceRunTasks: z.union([z.boolean(), z.array(z.string())]).optional(),
+};
+
 const grantSchema = z
   .object({
-    owner: z.boolean().optional(),
-    manageRunTasks: z.boolean().optional(),
-    manageWorkspaceRunTasks: z.union([z.boolean(), z.array(z.string())]).optional(),
+    ...organizationGrant,
     organizations: z.array(z.string()).optional(),
+    perOrganization: z.record(z.string().min(1), z.object(organizationGrant).strict()).optional(),
   })
   .strict();
 

@@ -1,15 +1,25 @@
 import type { EmulatorRequest } from "../core/router";
 
 /**
- * What a token may do, as the spec's permissions: `owner` of an organization (needed to create tasks),
- * `manageRunTasks` (list, show, update, delete tasks), `manageWorkspaceRunTasks` (associations, on every
- * workspace or on the listed workspace ids). `organizations` limits the grant; default: every organization.
+ * The spec's permissions in one organization: `owner` (everything, and the only way to create tasks),
+ * `manageRunTasks` (list, show, update, delete tasks), `manageWorkspaceRunTasks` (associations: on every
+ * workspace with `true`, or on the listed workspaces, named by id or by name).
  */
-export interface TokenGrant {
+export interface OrganizationGrant {
   owner?: boolean;
   manageRunTasks?: boolean;
   manageWorkspaceRunTasks?: boolean | string[];
+}
+
+/**
+ * What a token may do. The top-level permissions hold in every organization, or only in `organizations` when
+ * that is given; `perOrganization` sets the permissions in the organizations it names, replacing the top-level
+ * ones there. `{ perOrganization: { a: { owner: true }, b: { manageRunTasks: true } } }` owns `a`, manages the
+ * tasks of `b`, and has nothing elsewhere.
+ */
+export interface TokenGrant extends OrganizationGrant {
   organizations?: string[];
+  perOrganization?: Record<string, OrganizationGrant>;
 }
 
 export const DEFAULT_RUNTASK_TOKEN = "emulator-runtask-token";
@@ -26,11 +36,20 @@ export function bearerToken(req: EmulatorRequest): string | undefined {
   return m ? m[1] : undefined;
 }
 
-export function allows(grant: TokenGrant, permission: Permission, organization: string, workspaceId?: string): boolean {
-  if (grant.organizations && !grant.organizations.includes(organization)) return false;
-  if (grant.owner) return true;
+/** The permissions a grant gives in one organization, or undefined when it gives none there. */
+export function grantIn(grant: TokenGrant, organization: string): OrganizationGrant | undefined {
+  if (grant.perOrganization && Object.hasOwn(grant.perOrganization, organization)) return grant.perOrganization[organization];
+  if (grant.organizations && !grant.organizations.includes(organization)) return undefined;
+  return grant;
+}
+
+/** Whether the grant holds `permission` in the organization (and, for associations, on that workspace). */
+export function allows(grant: TokenGrant, permission: Permission, organization: string, workspace?: { id: string; name: string }): boolean {
+  const g = grantIn(grant, organization);
+  if (!g) return false;
+  if (g.owner) return true;
   if (permission === "owner") return false;
-  if (permission === "manageRunTasks") return grant.manageRunTasks === true;
-  const ws = grant.manageWorkspaceRunTasks;
-  return ws === true || (Array.isArray(ws) && workspaceId !== undefined && ws.includes(workspaceId));
+  if (permission === "manageRunTasks") return g.manageRunTasks === true;
+  const ws = g.manageWorkspaceRunTasks;
+  return ws === true || (Array.isArray(ws) && workspace !== undefined && (ws.includes(workspace.id) || ws.includes(workspace.name)));
 }

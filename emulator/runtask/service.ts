@@ -4,7 +4,7 @@ import { allows, bearerToken, DEFAULT_RUNTASK_TOKEN, FULL_GRANT, type Permission
 import { API, included, taskResource, workspaceTaskResource, type RenderOptions } from "./documents";
 import { document, errors, invalid, notFound, unauthorized, type JsonApiError } from "./jsonApi";
 import { paginate } from "./pagination";
-import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACES, ENFORCEMENT_LEVELS, RunTaskStore, type OrganizationSeed, type Task, type Workspace } from "./store";
+import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACES, ENFORCEMENT_LEVELS, RunTaskStore, type OrganizationSeed, type Task, type Workspace, type WorkspaceTask } from "./store";
 import { requestData, stageList, taskAttributes } from "./validation";
 
 /** Seeds and behaviour of the run task half. */
@@ -14,7 +14,10 @@ export interface RunTaskEmulatorOptions {
    * organization `emulator-org`, with global run tasks, and workspaces `app-production`, `app-staging`, `network`.
    */
   organizations?: OrganizationSeed[];
-  /** Tokens and their permissions. Default: `emulator-runtask-token`, owner of every organization. */
+  /**
+   * Tokens and their permissions, per organization (see `TokenGrant`). Default: one token,
+   * `emulator-runtask-token` (`DEFAULT_RUNTASK_TOKEN`), owner of every organization.
+   */
   tokens?: Record<string, TokenGrant>;
   /** How the associate call answers: 201 with a document (default), or 204 with no body as the spec's table says. */
   associateResponse?: "201" | "204";
@@ -74,11 +77,71 @@ export class RunTaskService {
 
   async close(): Promise<void> {}
 
+  // Accessors for tests and tools. They bypass tokens and validation; the getters return copies. Changing
+  // `store` directly (editing or deleting a task or an association) is how tests make out-of-band changes.
+
   /** Seeded workspace by name (first organization by default), for tests and tools. */
   workspace(name: string, organization = [...this.store.organizations.keys()][0]): Workspace {
     const ws = this.store.workspaceByName(organization, name);
     if (!ws) throw new Error(`no workspace "${name}" in "${organization}"`);
     return ws;
+  }
+
+  /** Workspaces of one organization, or of all. */
+  workspaces(organization?: string): Workspace[] {
+    return [...this.store.workspaces.values()].filter((w) => organization === undefined || w.organization === organization).map((w) => ({ ...w }));
+  }
+
+  /** Tasks held (HMAC keys included), of one organization or of all, oldest first. */
+  tasks(organization?: string): Task[] {
+    return [...this.store.tasks.values()].filter((t) => organization === undefined || t.organization === organization).map((t) => structuredClone(t));
+  }
+
+  /** Workspace run tasks held, optionally those of one workspace and/or one task, oldest first. */
+  workspaceTasks(filter: { workspaceId?: string; taskId?: string } = {}): WorkspaceTask[] {
+    return [...this.store.workspaceTasks.values()]
+      .filter((w) => (filter.workspaceId === undefined || w.workspaceId === filter.workspaceId) && (filter.taskId === undefined || w.taskId === filter.taskId))
+      .map((w) => structuredClone(w));
+  }
+
+  addOrganization(name: string, options: { globalRunTasks?: boolean } = {}): void {
+    this.store.addOrganization(name, options.globalRunTasks ?? true);
+  }
+
+  /** A new workspace in an existing organization; the id (`ws-...`) is derived from the names unless given. */
+  addWorkspace(organization: string, name: string, id?: string): Workspace {
+    return { ...this.store.addWorkspace(organization, name, id) };
+  }
+
+  /** Turns the global run tasks feature of an organization on or off, as a change of plan would. */
+  setFeature(organization: string, globalRunTasks: boolean): void {
+    const org = this.store.organizations.get(organization);
+    if (!org) throw new Error(`no organization "${organization}"`);
+    org.globalRunTasks = globalRunTasks;
+  }
+
+  /** Adds a task as if created out of band (no token, no validation); unnamed fields take the create defaults. */
+  addTask(organization: string, fields: Pick<Task, "name"> & Partial<Omit<Task, "id" | "organization" | "createdAt">>): Task {
+    if (!this.store.organizations.has(organization)) throw new Error(`no organization "${organization}"`);
+    const task = this.store.addTask({
+      organization,
+      url: "https://run-task.example.com/hook",
+      category: "task",
+      description: null,
+      hmacKey: null,
+      enabled: true,
+      global: { enabled: false, stages: [], enforcementLevel: null },
+      ...fields,
+    });
+    return structuredClone(task);
+  }
+
+  /** Associates a task to a workspace out of band; `stages` default to `["post_plan"]`. */
+  addWorkspaceTask(workspaceId: string, taskId: string, fields: { enforcementLevel?: string; stages?: string[] } = {}): WorkspaceTask {
+    if (!this.store.workspaces.has(workspaceId)) throw new Error(`no workspace "${workspaceId}"`);
+    if (!this.store.tasks.has(taskId)) throw new Error(`no task "${taskId}"`);
+    const wt = this.store.addWorkspaceTask({ workspaceId, taskId, enforcementLevel: fields.enforcementLevel ?? "advisory", stages: [...(fields.stages ?? ["post_plan"])] });
+    return structuredClone(wt);
   }
 
   private authed(req: EmulatorRequest, then: (grant: TokenGrant) => EmulatorResponse): EmulatorResponse {
@@ -99,7 +162,7 @@ export class RunTaskService {
 
   private visibleWorkspace(id: string, grant: TokenGrant): Workspace | undefined {
     const ws = this.store.workspaces.get(id);
-    return ws && allows(grant, "manageWorkspaceRunTasks", ws.organization, ws.id) ? ws : undefined;
+    return ws && allows(grant, "manageWorkspaceRunTasks", ws.organization, ws) ? ws : undefined;
   }
 
   private taskDoc(status: number, task: Task, include: string | null): EmulatorResponse {

@@ -68,13 +68,18 @@ export class RunTaskStore {
   }
 
   addOrganization(name: string, globalRunTasks = true): Organization {
+    if (this.organizations.has(name)) throw new Error(`organization "${name}" exists already`);
     const org = { name, globalRunTasks };
     this.organizations.set(name, org);
     return org;
   }
 
+  /** A new workspace; its id is derived from the names unless given, and must start with `ws-`. */
   addWorkspace(organization: string, name: string, id = workspaceIdFor(organization, name)): Workspace {
     if (!this.organizations.has(organization)) throw new Error(`no organization "${organization}"`);
+    if (!id.startsWith("ws-")) throw new Error(`workspace id "${id}" must start with "ws-"`);
+    if (this.workspaces.has(id)) throw new Error(`workspace id "${id}" is taken`);
+    if (this.workspaceByName(organization, name)) throw new Error(`workspace "${name}" exists already in "${organization}"`);
     const ws = { id, name, organization };
     this.workspaces.set(id, ws);
     return ws;

@@ -59,6 +59,14 @@ describe("command line", () => {
     expect(cmd.seed.runTaskTokens.r1).toMatchObject({ owner: true });
   });
 
+  test("a seed file grants run task permissions per organization", () => {
+    const grant = { perOrganization: { acme: { owner: true }, beta: { manageRunTasks: true, manageWorkspaceRunTasks: ["app"] } } };
+    const cmd = parseCommandLine(["--seed", seedFile({ runTaskTokens: { scoped: grant } })]);
+    if (cmd.kind !== "run") throw new Error("expected run");
+    expect(cmd.seed.runTaskTokens.scoped).toEqual(grant);
+    expect(() => parseCommandLine(["--seed", seedFile({ runTaskTokens: { t: { perOrganization: { acme: { admin: true } } } } })])).toThrow(/runTaskTokens\.t\.perOrganization\.acme/);
+  });
+
   test("usage errors say what is wrong", () => {
     expect(() => parseCommandLine(["--port", "http"])).toThrow(/--port: expected a port number/);
     expect(() => parseCommandLine(["--workspace", "app"])).toThrow(/name an organization/);

@@ -1,0 +1,126 @@
+import { associateBody, NOT_FOUND, RunTaskApi, taskBody, UNAUTHORIZED } from "../support/runTaskApi";
+
+let api: RunTaskApi;
+afterEach(() => api.close());
+
+describe("run task emulator: authentication", () => {
+  beforeEach(async () => {
+    api = await RunTaskApi.start();
+  });
+
+  test.each([
+    ["no Authorization header", null],
+    ["an unknown token", "not-a-token"],
+    ["an empty bearer token", ""],
+  ])("%s is 401 with a JSON:API error object", async (_, token) => {
+    for (const [method, path] of [["GET", "/organizations/emulator-org/tasks"], ["GET", "/tasks/task-x"], ["DELETE", "/workspaces/ws-x/tasks/wstask-x"]]) {
+      const r = await api.call(method, path, undefined, { token });
+      expect(r).toEqual({ status: 401, contentType: "application/vnd.api+json", body: UNAUTHORIZED });
+    }
+  });
+
+  test("a scheme other than Bearer is 401", async () => {
+    const res = await fetch(`${api.origin}/api/v2/organizations/emulator-org/tasks`, { headers: { authorization: "Basic ZW11bGF0b3I6dG9rZW4=" } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual(UNAUTHORIZED);
+  });
+
+  test("401 comes before validation and before existence checks", async () => {
+    const r = await api.call("POST", "/organizations/nope/tasks", { data: { type: "wrong" } }, { token: "bad" });
+    expect(r.status).toBe(401);
+  });
+
+  test("the default token owns the default organization", async () => {
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "mine" }))).status).toBe(201);
+  });
+});
+
+describe("run task emulator: permissions per token and organization", () => {
+  // Two organizations, two workspaces each; every token below has a different mix of the spec's permissions.
+  const organizations = ["a", "b"].map((org) => ({ name: org, workspaces: [1, 2].map((n) => ({ id: `ws-${org}${n}`, name: `w${n}` })) }));
+  const tokens = {
+    root: { owner: true },
+    ownerOfA: { perOrganization: { a: { owner: true } } },
+    mixed: { perOrganization: { a: { owner: true }, b: { manageRunTasks: true } } },
+    managerEverywhere: { manageRunTasks: true },
+    managerOfB: { manageRunTasks: true, organizations: ["b"] },
+    attacherByName: { perOrganization: { a: { manageWorkspaceRunTasks: ["w1"] } } },
+    attacherById: { manageWorkspaceRunTasks: ["ws-b2"] },
+    attacherEverywhere: { manageWorkspaceRunTasks: true },
+    nothing: {},
+  };
+  type Token = keyof typeof tokens;
+  let taskOf: Record<string, string>;
+
+  beforeEach(async () => {
+    api = await RunTaskApi.start({ organizations, tokens });
+    taskOf = {
+      a: (await api.createTask("ta", {}, "a", "root")).id,
+      b: (await api.createTask("tb", {}, "b", "root")).id,
+    };
+  });
+
+  const status = async (token: Token, method: string, path: string, body?: unknown) => {
+    const r = await api.call(method, path, body, { token });
+    if (r.status === 404) expect(r.body).toEqual(NOT_FOUND);
+    return r.status;
+  };
+
+  test.each<[Token, "a" | "b", number]>([
+    ["root", "a", 201], ["root", "b", 201],
+    ["ownerOfA", "a", 201], ["ownerOfA", "b", 404],
+    ["mixed", "a", 201], ["mixed", "b", 404],
+    ["managerEverywhere", "a", 404], ["managerEverywhere", "b", 404],
+    ["attacherEverywhere", "a", 404],
+    ["nothing", "a", 404],
+  ])("create a task: %s in %s -> %d (only owners create)", async (token, org, expected) => {
+    expect(await status(token, "POST", `/organizations/${org}/tasks`, taskBody({ name: `new-${token}` }))).toBe(expected);
+  });
+
+  test.each<[Token, "a" | "b", number]>([
+    ["root", "a", 200],
+    ["ownerOfA", "a", 200], ["ownerOfA", "b", 404],
+    ["mixed", "a", 200], ["mixed", "b", 200],
+    ["managerEverywhere", "a", 200], ["managerEverywhere", "b", 200],
+    ["managerOfB", "a", 404], ["managerOfB", "b", 200],
+    ["attacherEverywhere", "b", 404],
+    ["nothing", "b", 404],
+  ])("list, show, update and delete tasks: %s in %s -> %d", async (token, org, expected) => {
+    const id = taskOf[org];
+    expect(await status(token, "GET", `/organizations/${org}/tasks`)).toBe(expected);
+    expect(await status(token, "GET", `/tasks/${id}`)).toBe(expected);
+    expect(await status(token, "PATCH", `/tasks/${id}`, { data: { type: "tasks", attributes: { description: "x" } } })).toBe(expected);
+    expect(await status(token, "DELETE", `/tasks/${id}`)).toBe(expected === 200 ? 204 : 404);
+    expect(api.emulator.runTask.tasks().some((t) => t.id === id)).toBe(expected !== 200);
+  });
+
+  test.each<[Token, string, boolean]>([
+    ["root", "ws-a1", true], ["root", "ws-b2", true],
+    ["ownerOfA", "ws-a2", true], ["ownerOfA", "ws-b1", false],
+    ["attacherEverywhere", "ws-a1", true], ["attacherEverywhere", "ws-b2", true],
+    ["attacherByName", "ws-a1", true], ["attacherByName", "ws-a2", false], ["attacherByName", "ws-b1", false],
+    ["attacherById", "ws-b2", true], ["attacherById", "ws-b1", false],
+    ["managerEverywhere", "ws-a1", false],
+    ["mixed", "ws-b1", false],
+    ["nothing", "ws-a1", false],
+  ])("workspace tasks: %s on %s -> allowed %s", async (token, ws, allowed) => {
+    const task = taskOf[ws.slice(3, 4)];
+    const created = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token });
+    expect(created.status).toBe(allowed ? 201 : 404);
+    // The object exists either way (made by root when the token may not), so 404 below means "not authorized".
+    const id = allowed ? created.body.data.id : (await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token: "root" })).body.data.id;
+    const ok = (code: number) => (allowed ? code : 404);
+    expect(await status(token, "GET", `/workspaces/${ws}/tasks`)).toBe(ok(200));
+    expect(await status(token, "GET", `/workspaces/${ws}/tasks/${id}`)).toBe(ok(200));
+    expect(await status(token, "PATCH", `/workspaces/${ws}/tasks/${id}`, { data: { type: "workspace-tasks", attributes: { "enforcement-level": "mandatory" } } })).toBe(ok(200));
+    expect(await status(token, "DELETE", `/workspaces/${ws}/tasks/${id}`)).toBe(ok(204));
+    expect(api.emulator.runTask.workspaceTasks().some((w) => w.id === id)).toBe(!allowed);
+  });
+
+  test("a missing object and a forbidden one give the same 404 body", async () => {
+    const forbidden = await api.call("GET", `/tasks/${taskOf.a}`, undefined, { token: "managerOfB" });
+    const missing = await api.call("GET", "/tasks/task-doesnotexist0000", undefined, { token: "managerOfB" });
+    expect(forbidden).toEqual(missing);
+    expect(missing).toEqual({ status: 404, contentType: "application/vnd.api+json", body: NOT_FOUND });
+  });
+});
