@@ -177,7 +177,7 @@ export class RunTaskService {
     if (!this.store.organizations.has(org) || !allows(grant, "owner", org)) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, this.store.organizations.get(org)!.globalRunTasks);
     if (errs.length === 0 && this.store.tasksOf(org).some((t) => t.name === fields.name)) {
       errs.push(invalid("/data/attributes/name", "Name has already been taken"));
     }
@@ -209,7 +209,7 @@ export class RunTaskService {
     if (!task) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, task);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, this.store.organizations.get(task.organization)?.globalRunTasks ?? false);
     if (errs.length === 0 && this.store.tasksOf(task.organization).some((t) => t.name === fields.name && t.id !== task.id)) {
       errs.push(invalid("/data/attributes/name", "Name has already been taken"));
     }
@@ -240,7 +240,12 @@ export class RunTaskService {
     }
     if (errs.length > 0) return errors(422, ...errs);
     const task = this.store.tasks.get(rel!.id as string);
-    if (!task || task.organization !== ws.organization) return notFound();
+    if (!task) return notFound();
+    if (task.organization !== ws.organization) {
+      // A task the token can see in another organization is a bad request; one it cannot see stays a 404.
+      if (!allows(grant, "manageRunTasks", task.organization)) return notFound();
+      return errors(422, invalid("/data/relationships/task/data/id", "Task must belong to the workspace's organization"));
+    }
     if (this.store.workspaceTasksOf(ws.id).some((w) => w.taskId === task.id)) {
       return errors(422, invalid("/data/relationships/task/data/id", "Task has already been associated with this workspace"));
     }
@@ -290,13 +295,13 @@ export class RunTaskService {
   }
 }
 
-/** `stages` when sent, else `[stage]` when the deprecated `stage` is sent, else undefined. */
+/**
+ * `stages` when sent, else `[stage]` when the deprecated `stage` is sent, else undefined. A `stage` sent beside
+ * `stages` is still checked against its own rule, then `stages` wins.
+ */
 function stagesOf(a: Record<string, unknown>, stageValues: string[], errs: JsonApiError[]): string[] | undefined {
+  const stageValid = a.stage === undefined || stageValues.includes(a.stage as string);
+  if (!stageValid) errs.push(invalid("/data/attributes/stage", `stage must be one of ${stageValues.join(", ")}`));
   if (a.stages !== undefined) return stageList(a.stages, "/data/attributes/stages", errs);
-  if (a.stage === undefined) return undefined;
-  if (!stageValues.includes(a.stage as string)) {
-    errs.push(invalid("/data/attributes/stage", `stage must be one of ${stageValues.join(", ")}`));
-    return undefined;
-  }
-  return [a.stage as string];
+  return a.stage === undefined || !stageValid ? undefined : [a.stage as string];
 }

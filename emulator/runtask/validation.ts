@@ -17,28 +17,35 @@ export function requestData(body: unknown, type: string): { data: Record<string,
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
-/** Task attributes of a create (`prior` undefined) or an update (missing attributes keep `prior`'s values). */
-export function taskAttributes(a: Attributes, prior: Task | undefined): { fields: Omit<Task, "id" | "createdAt" | "organization">; errors: JsonApiError[] } {
+/**
+ * Task attributes of a create (`prior` undefined) or an update (missing attributes keep `prior`'s values).
+ * Without the global run tasks feature, `global-configuration` is ignored, unchecked, as the service does.
+ */
+export function taskAttributes(
+  a: Attributes,
+  prior: Task | undefined,
+  globalRunTasks: boolean,
+): { fields: Omit<Task, "id" | "createdAt" | "organization">; errors: JsonApiError[] } {
   const errors: JsonApiError[] = [];
   const at = (k: string) => `/data/attributes/${k}`;
-  const name = a.name ?? prior?.name;
+  const name = a.name === undefined ? prior?.name : a.name;
   if (typeof name !== "string" || name === "") errors.push(invalid(at("name"), "Name can't be blank"));
   else if (!NAME.test(name)) errors.push(invalid(at("name"), "Name can only contain letters, numbers, dashes and underscores"));
-  const url = a.url ?? prior?.url;
+  const url = a.url === undefined ? prior?.url : a.url;
   if (typeof url !== "string" || url === "") errors.push(invalid(at("url"), "URL can't be blank"));
   else if (!isHttpUrl(url)) errors.push(invalid(at("url"), "URL must be a valid http or https URL"));
-  const category = a.category ?? prior?.category;
+  const category = a.category === undefined ? prior?.category : a.category;
   if (category !== "task") errors.push(invalid(at("category"), 'Category must be "task"'));
   const description = a.description === undefined ? prior?.description ?? null : a.description;
   if (description !== null && typeof description !== "string") errors.push(invalid(at("description"), "Description must be a string"));
-  else if (typeof description === "string" && description.length > 300) errors.push(invalid(at("description"), "Description is too long (maximum is 300 characters)"));
+  else if (typeof description === "string" && [...description].length > 300) errors.push(invalid(at("description"), "Description is too long (maximum is 300 characters)"));
   // The documented attribute is `hmac-key`; the spec's sample bodies spell it `hmac_key`. Both are accepted.
   const hmacRaw = a["hmac-key"] !== undefined ? a["hmac-key"] : a.hmac_key;
   const hmacKey = hmacRaw === undefined ? prior?.hmacKey ?? null : hmacRaw;
   if (hmacKey !== null && typeof hmacKey !== "string") errors.push(invalid(at("hmac-key"), "HMAC key must be a string"));
   const enabled = a.enabled === undefined ? prior?.enabled ?? true : toBool(a.enabled);
   if (enabled === undefined) errors.push(invalid(at("enabled"), "Enabled must be a boolean"));
-  const global = globalConfiguration(a["global-configuration"], prior?.global, errors);
+  const global = globalConfiguration(globalRunTasks ? a["global-configuration"] : undefined, prior?.global, errors);
   return {
     fields: {
       name: name as string,
