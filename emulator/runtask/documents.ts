@@ -31,6 +31,9 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
     attributes,
     relationships: {
       organization: { data: { id: task.organization, type: "organizations" } },
+      // The spec's documents carry `tasks` (an array whose meaning is not given; its samples leave it empty);
+      // the associations are in `workspace-tasks`, as the service's API description names them.
+      tasks: { data: [] },
       "workspace-tasks": { data: store.workspaceTasksOfTask(task.id).map((w) => ({ id: w.id, type: "workspace-tasks" })) },
     },
     links: { self: `${API}/tasks/${task.id}` },

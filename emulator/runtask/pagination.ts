@@ -8,7 +8,12 @@ export interface Page<T> {
   meta: { pagination: Record<string, number | null> };
 }
 
-export function paginate<T>(all: T[], query: URLSearchParams, selfPath: string): Page<T> {
+/**
+ * One page of `all`. Links are absolute URLs on `origin` (as the service gives them) with `page[number]` and
+ * `page[size]` percent-encoded, last; other query parameters (`include`) are kept. Sizes above 100 are clamped to 100;
+ * missing or malformed numbers take the defaults; a page past the last is empty.
+ */
+export function paginate<T>(all: T[], query: URLSearchParams, origin: string, selfPath: string): Page<T> {
   const size = clamp(positiveInt(query.get("page[size]")) ?? DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
   const totalPages = Math.max(1, Math.ceil(all.length / size));
   const current = clamp(positiveInt(query.get("page[number]")) ?? 1, 1, Number.MAX_SAFE_INTEGER);
@@ -17,9 +22,11 @@ export function paginate<T>(all: T[], query: URLSearchParams, selfPath: string):
   const next = current < totalPages ? current + 1 : null;
   const link = (n: number) => {
     const q = new URLSearchParams(query);
-    q.set("page[number]", String(n));
-    q.set("page[size]", String(size));
-    return `${selfPath}?${q.toString()}`;
+    q.delete("page[number]");
+    q.delete("page[size]");
+    q.append("page[number]", String(n));
+    q.append("page[size]", String(size));
+    return `${origin}${selfPath}?${q.toString()}`;
   };
   return {
     items,

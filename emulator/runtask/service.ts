@@ -188,7 +188,7 @@ export class RunTaskService {
   private listTasks(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const org = req.params.org;
     if (!this.store.organizations.has(org) || !allows(grant, "manageRunTasks", org)) return notFound();
-    const page = paginate(this.store.tasksOf(org), req.query, `${API}/organizations/${org}/tasks`);
+    const page = paginate(this.store.tasksOf(org), req.query, origin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
     const body: Record<string, unknown> = {
       data: page.items.map((t) => taskResource(this.store, t, this.render)),
       links: page.links,
@@ -257,7 +257,7 @@ export class RunTaskService {
   private listWorkspaceTasks(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const ws = this.visibleWorkspace(req.params.ws, grant);
     if (!ws) return notFound();
-    const page = paginate(this.store.workspaceTasksOf(ws.id), req.query, `${API}/workspaces/${ws.id}/tasks`);
+    const page = paginate(this.store.workspaceTasksOf(ws.id), req.query, origin(req), `${API}/workspaces/${ws.id}/tasks`);
     return document(200, { data: page.items.map(workspaceTaskResource), links: page.links, meta: page.meta });
   }
 
@@ -304,4 +304,10 @@ function stagesOf(a: Record<string, unknown>, stageValues: string[], errs: JsonA
   if (!stageValid) errs.push(invalid("/data/attributes/stage", `stage must be one of ${stageValues.join(", ")}`));
   if (a.stages !== undefined) return stageList(a.stages, "/data/attributes/stages", errs);
   return a.stage === undefined || !stageValid ? undefined : [a.stage as string];
+}
+
+/** `http://host:port` as the client addressed the emulator, for absolute links; empty without a Host header. */
+function origin(req: EmulatorRequest): string {
+  const host = req.headers.host;
+  return host ? `http://${host}` : "";
 }

@@ -78,8 +78,8 @@ export class RunTaskStore {
   addWorkspace(organization: string, name: string, id = workspaceIdFor(organization, name)): Workspace {
     if (!this.organizations.has(organization)) throw new Error(`no organization "${organization}"`);
     if (!id.startsWith("ws-")) throw new Error(`workspace id "${id}" must start with "ws-"`);
-    if (this.workspaces.has(id)) throw new Error(`workspace id "${id}" is taken`);
     if (this.workspaceByName(organization, name)) throw new Error(`workspace "${name}" exists already in "${organization}"`);
+    if (this.workspaces.has(id)) throw new Error(`workspace id "${id}" is taken`);
     const ws = { id, name, organization };
     this.workspaces.set(id, ws);
     return ws;

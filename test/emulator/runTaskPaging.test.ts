@@ -1,0 +1,157 @@
+import { RunTaskApi } from "../support/runTaskApi";
+
+let api: RunTaskApi;
+afterEach(() => api.close());
+
+const TASKS = "/api/v2/organizations/emulator-org/tasks";
+/** A link as the emulator renders it: absolute, with page[number] and page[size] percent-encoded. */
+const link = (path: string, number: number, size: number, before = "") => `${api.origin}${path}?${before}page%5Bnumber%5D=${number}&page%5Bsize%5D=${size}`;
+const pagination = (current: number, size: number, prev: number | null, next: number | null, pages: number, count: number) => ({
+  "current-page": current,
+  "page-size": size,
+  "prev-page": prev,
+  "next-page": next,
+  "total-pages": pages,
+  "total-count": count,
+});
+const names = (data: { attributes: { name: string } }[]) => data.map((d) => d.attributes.name);
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `t${from + i}`);
+
+describe("run task emulator: pages of 150 tasks", () => {
+  beforeEach(async () => {
+    api = await RunTaskApi.start();
+    for (let i = 0; i < 150; i++) api.emulator.runTask.addTask("emulator-org", { name: `t${i}` });
+    // Tasks of another organization never count.
+    api.emulator.runTask.addOrganization("elsewhere");
+    for (let i = 0; i < 5; i++) api.emulator.runTask.addTask("elsewhere", { name: `x${i}` });
+  });
+
+  test("without page parameters: the first 20, oldest first, with the envelope", async () => {
+    const r = await api.call("GET", "/organizations/emulator-org/tasks");
+    expect(r.status).toBe(200);
+    expect(r.contentType).toBe("application/vnd.api+json");
+    expect(names(r.body.data)).toEqual(range(0, 20));
+    expect(r.body.meta).toEqual({ pagination: pagination(1, 20, null, 2, 8, 150) });
+    expect(r.body.links).toEqual({ self: link(TASKS, 1, 20), first: link(TASKS, 1, 20), prev: null, next: link(TASKS, 2, 20), last: link(TASKS, 8, 20) });
+  });
+
+  test("following links.next visits 8 pages of 20 and the last of 10, every task once", async () => {
+    const seen: string[] = [];
+    let next: string | null = link(TASKS, 1, 20);
+    let pages = 0;
+    while (next) {
+      const r = await api.call("GET", next.slice(`${api.origin}/api/v2`.length));
+      pages++;
+      expect(r.body.meta.pagination["current-page"]).toBe(pages);
+      expect(r.body.data).toHaveLength(pages < 8 ? 20 : 10);
+      seen.push(...names(r.body.data));
+      next = r.body.links.next;
+    }
+    expect(pages).toBe(8);
+    expect(seen).toEqual(range(0, 150));
+  });
+
+  test("a middle page links to both neighbours", async () => {
+    const r = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bnumber%5D=4&page%5Bsize%5D=20");
+    expect(names(r.body.data)).toEqual(range(60, 80));
+    expect(r.body.meta.pagination).toEqual(pagination(4, 20, 3, 5, 8, 150));
+    expect(r.body.links).toMatchObject({ self: link(TASKS, 4, 20), prev: link(TASKS, 3, 20), next: link(TASKS, 5, 20), last: link(TASKS, 8, 20) });
+  });
+
+  test("page[size]=100: two pages, of 100 and 50", async () => {
+    const first = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100");
+    expect(names(first.body.data)).toEqual(range(0, 100));
+    expect(first.body.meta.pagination).toEqual(pagination(1, 100, null, 2, 2, 150));
+    const second = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bnumber%5D=2&page%5Bsize%5D=100");
+    expect(names(second.body.data)).toEqual(range(100, 150));
+    expect(second.body.meta.pagination).toEqual(pagination(2, 100, 1, null, 2, 150));
+    expect(second.body.links).toMatchObject({ prev: link(TASKS, 1, 100), next: null, last: link(TASKS, 2, 100) });
+  });
+
+  test.each([101, 150, 1000])("page[size]=%d is clamped to 100, in meta and in the links", async (size) => {
+    const r = await api.call("GET", `/organizations/emulator-org/tasks?page%5Bsize%5D=${size}`);
+    expect(r.body.data).toHaveLength(100);
+    expect(r.body.meta.pagination).toEqual(pagination(1, 100, null, 2, 2, 150));
+    expect(r.body.links.next).toBe(link(TASKS, 2, 100));
+  });
+
+  test("an odd page size: 22 pages of 7, the last holding 3", async () => {
+    const r = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bnumber%5D=22&page%5Bsize%5D=7");
+    expect(names(r.body.data)).toEqual(range(147, 150));
+    expect(r.body.meta.pagination).toEqual(pagination(22, 7, 21, null, 22, 150));
+  });
+
+  test("brackets percent-encoded, as URLSearchParams writes them, or raw: the same page", async () => {
+    const encoded = new URLSearchParams({ "page[number]": "3", "page[size]": "30" }).toString();
+    expect(encoded).toBe("page%5Bnumber%5D=3&page%5Bsize%5D=30");
+    const a = await api.call("GET", `/organizations/emulator-org/tasks?${encoded}`);
+    const b = await api.call("GET", "/organizations/emulator-org/tasks?page[number]=3&page[size]=30");
+    expect(names(a.body.data)).toEqual(range(60, 90));
+    expect(b.body).toEqual(a.body);
+  });
+
+  test("a page past the last is empty and points back", async () => {
+    const r = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bnumber%5D=9");
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([]);
+    expect(r.body.meta.pagination).toEqual(pagination(9, 20, 8, null, 8, 150));
+  });
+
+  test.each(["0", "-1", "two", "1.5"])("page[number]=%s takes the first page; page[size]=%s takes 20", async (bad) => {
+    const r = await api.call("GET", `/organizations/emulator-org/tasks?page%5Bnumber%5D=${bad}&page%5Bsize%5D=${bad}`);
+    expect(r.body.meta.pagination).toEqual(pagination(1, 20, null, 2, 8, 150));
+  });
+
+  test("include is kept in the links and covers the page's tasks only", async () => {
+    const [t0, t25] = [api.emulator.runTask.tasks()[0], api.emulator.runTask.tasks()[25]];
+    const ws = api.ws("network");
+    const a0 = api.emulator.runTask.addWorkspaceTask(ws, t0.id);
+    const a25 = api.emulator.runTask.addWorkspaceTask(ws, t25.id);
+    const first = await api.call("GET", "/organizations/emulator-org/tasks?include=workspace_tasks");
+    expect(first.body.links.next).toBe(link(TASKS, 2, 20, "include=workspace_tasks&"));
+    expect(first.body.included.map((x: { id: string }) => x.id)).toEqual([a0.id]);
+    const second = await api.call("GET", first.body.links.next.slice(`${api.origin}/api/v2`.length));
+    expect(second.body.included.map((x: { id: string }) => x.id)).toEqual([a25.id]);
+  });
+});
+
+describe("run task emulator: pages of workspace tasks", () => {
+  const path = (ws: string) => `/api/v2/workspaces/${ws}/tasks`;
+
+  beforeEach(async () => {
+    api = await RunTaskApi.start();
+  });
+
+  test("45 associations of one workspace: 3 pages of 20, 20 and 5", async () => {
+    const ws = api.ws("app-production");
+    for (let i = 0; i < 45; i++) api.emulator.runTask.addWorkspaceTask(ws, api.emulator.runTask.addTask("emulator-org", { name: `t${i}` }).id);
+    // Another workspace's association is not listed.
+    api.emulator.runTask.addWorkspaceTask(api.ws("network"), api.emulator.runTask.tasks()[0].id);
+    const expectedIds = api.emulator.runTask.workspaceTasks({ workspaceId: ws }).map((w) => w.id);
+    const first = await api.call("GET", `/workspaces/${ws}/tasks`);
+    expect(first.body.data.map((d: { id: string }) => d.id)).toEqual(expectedIds.slice(0, 20));
+    expect(first.body.meta.pagination).toEqual(pagination(1, 20, null, 2, 3, 45));
+    expect(first.body.links).toEqual({ self: link(path(ws), 1, 20), first: link(path(ws), 1, 20), prev: null, next: link(path(ws), 2, 20), last: link(path(ws), 3, 20) });
+    const last = await api.call("GET", `/workspaces/${ws}/tasks?page%5Bnumber%5D=3`);
+    expect(last.body.data.map((d: { id: string }) => d.id)).toEqual(expectedIds.slice(40));
+    expect(last.body.meta.pagination).toEqual(pagination(3, 20, 2, null, 3, 45));
+  });
+
+  test("150 associations with page[size]=250: clamped to 100", async () => {
+    const ws = api.ws("network");
+    for (let i = 0; i < 150; i++) api.emulator.runTask.addWorkspaceTask(ws, api.emulator.runTask.addTask("emulator-org", { name: `t${i}` }).id);
+    const r = await api.call("GET", `/workspaces/${ws}/tasks?page%5Bsize%5D=250&page%5Bnumber%5D=2`);
+    expect(r.body.data).toHaveLength(50);
+    expect(r.body.meta.pagination).toEqual(pagination(2, 100, 1, null, 2, 150));
+  });
+
+  test("no associations: one empty page", async () => {
+    const ws = api.ws("network");
+    const r = await api.call("GET", `/workspaces/${ws}/tasks`);
+    expect(r.body).toEqual({
+      data: [],
+      links: { self: link(path(ws), 1, 20), first: link(path(ws), 1, 20), prev: null, next: null, last: link(path(ws), 1, 20) },
+      meta: { pagination: pagination(1, 20, null, null, 1, 0) },
+    });
+  });
+});
