@@ -29,3 +29,13 @@ export function unauthorized(): EmulatorResponse {
 export function invalid(pointer: string, detail: string, title = "invalid attribute"): JsonApiError {
   return { status: "422", title, detail, source: { pointer } };
 }
+
+export function unsupportedMediaType(received: string | undefined): EmulatorResponse {
+  const detail = `requests with a body must have Content-Type ${JSON_API}${received ? `, not ${received}` : ""}`;
+  return errors(415, { status: "415", title: "unsupported media type", detail });
+}
+
+/** Whether a Content-Type header names the JSON:API media type (parameters such as charset are tolerated). */
+export function isJsonApi(contentType: string | undefined): boolean {
+  return contentType?.split(";")[0].trim().toLowerCase() === JSON_API;
+}

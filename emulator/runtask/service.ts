@@ -2,7 +2,7 @@ import { Router, type EmulatorRequest, type EmulatorResponse } from "../core/rou
 import type { Mount } from "../core/server";
 import { allows, bearerToken, DEFAULT_RUNTASK_TOKEN, FULL_GRANT, type Permission, type TokenGrant } from "./access";
 import { API, included, taskResource, workspaceTaskResource, type RenderOptions } from "./documents";
-import { document, errors, invalid, notFound, unauthorized, type JsonApiError } from "./jsonApi";
+import { document, errors, invalid, isJsonApi, notFound, unauthorized, unsupportedMediaType, type JsonApiError } from "./jsonApi";
 import { paginate } from "./pagination";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACES, ENFORCEMENT_LEVELS, RunTaskStore, type OrganizationSeed, type Task, type Workspace, type WorkspaceTask } from "./store";
 import { requestData, stageList, taskAttributes } from "./validation";
@@ -23,6 +23,11 @@ export interface RunTaskEmulatorOptions {
   associateResponse?: "201" | "204";
   /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
   enabledAsString?: boolean;
+  /**
+   * Answer 415 to a request whose body is not sent as `application/vnd.api+json`, so that clients which forget
+   * the header fail here rather than against the service. Default true; false accepts any content type.
+   */
+  requireJsonApiContentType?: boolean;
 }
 
 export { DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
@@ -37,7 +42,9 @@ export interface ReceivedBody {
 /**
  * The run task API mounted under `/api/v2`: organizations' run tasks and their association to workspaces, with
  * the spec's permissions (404 for missing and forbidden alike), JSON:API documents, pagination and 422 errors.
- * Content types are not enforced: the service's clients all send `application/vnd.api+json`.
+ * Requests with a body must be sent as `application/vnd.api+json` (415 otherwise, unless turned off); answers
+ * with a body are sent as `application/vnd.api+json`. Checks run in the order: token (401), content type (415),
+ * object and permission (404), body (422).
  */
 export class RunTaskService {
   readonly store: RunTaskStore;
@@ -150,8 +157,11 @@ export class RunTaskService {
       if (this.received.length > 10_000) this.received.shift();
     }
     const token = bearerToken(req);
-    const grant = token === undefined ? undefined : this.tokens[token];
-    return grant ? then(grant) : unauthorized();
+    const grant = token === undefined || !Object.hasOwn(this.tokens, token) ? undefined : this.tokens[token];
+    if (!grant) return unauthorized();
+    const contentType = req.headers["content-type"];
+    if (req.rawBody.length > 0 && this.options.requireJsonApiContentType !== false && !isJsonApi(contentType)) return unsupportedMediaType(contentType);
+    return then(grant);
   }
 
   /** The task if it exists and the grant may act on it; the service answers 404 to both failures. */

@@ -30,6 +30,10 @@ describe("run task emulator: authentication", () => {
     expect(r.status).toBe(401);
   });
 
+  test.each(["constructor", "__proto__", "toString"])("a token named like an object property (%s) is 401", async (token) => {
+    expect((await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token })).status).toBe(401);
+  });
+
   test("the default token owns the default organization", async () => {
     expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "mine" }))).status).toBe(201);
   });
@@ -122,5 +126,55 @@ describe("run task emulator: permissions per token and organization", () => {
     const missing = await api.call("GET", "/tasks/task-doesnotexist0000", undefined, { token: "managerOfB" });
     expect(forbidden).toEqual(missing);
     expect(missing).toEqual({ status: 404, contentType: "application/vnd.api+json", body: NOT_FOUND });
+  });
+});
+
+describe("run task emulator: content type of request bodies", () => {
+  const UNSUPPORTED = (received?: string) => ({
+    errors: [{ status: "415", title: "unsupported media type", detail: `requests with a body must have Content-Type application/vnd.api+json${received ? `, not ${received}` : ""}` }],
+  });
+
+  beforeEach(async () => {
+    api = await RunTaskApi.start();
+  });
+
+  test.each(["application/json", "text/plain", "application/x-www-form-urlencoded"])("a body sent as %s is 415, and nothing is created", async (type) => {
+    const r = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "typed" }), { contentType: type });
+    expect(r).toEqual({ status: 415, contentType: "application/vnd.api+json", body: UNSUPPORTED(type) });
+    expect(api.emulator.runTask.tasks()).toEqual([]);
+  });
+
+  test("a body without Content-Type is 415, on every method that takes one", async () => {
+    const t = await api.createTask("t");
+    const ws = api.ws("network");
+    const wt = await api.associate(ws, t.id);
+    const sent = [
+      ["POST", "/organizations/emulator-org/tasks", taskBody({ name: "other" })],
+      ["PATCH", `/tasks/${t.id}`, taskBody({ description: "x" })],
+      ["POST", `/workspaces/${ws}/tasks`, associateBody(t.id)],
+      ["PATCH", `/workspaces/${ws}/tasks/${wt.id}`, { data: { type: "workspace-tasks", attributes: { stage: "pre_plan" } } }],
+    ] as const;
+    for (const [method, path, body] of sent) {
+      const r = await api.call(method, path, body, { contentType: null });
+      expect({ method, path, status: r.status, body: r.body }).toEqual({ method, path, status: 415, body: UNSUPPORTED() });
+    }
+  });
+
+  test("media type parameters are tolerated; requests without a body need no Content-Type", async () => {
+    const r = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "charset" }), { contentType: "application/vnd.api+json; charset=utf-8" });
+    expect(r.status).toBe(201);
+    expect((await api.call("GET", `/tasks/${r.body.data.id}`, undefined, { contentType: null })).status).toBe(200);
+    expect((await api.call("DELETE", `/tasks/${r.body.data.id}`, undefined, { contentType: null })).status).toBe(204);
+  });
+
+  test("a bad token is 401 before the content type is looked at", async () => {
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(401);
+  });
+
+  test("requireJsonApiContentType: false accepts any content type", async () => {
+    await api.close();
+    api = await RunTaskApi.start({ requireJsonApiContentType: false });
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "plain" }), { contentType: "application/json" })).status).toBe(201);
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "none" }), { contentType: null })).status).toBe(201);
   });
 });
