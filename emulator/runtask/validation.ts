@@ -122,3 +122,30 @@ function toBool(v: unknown): boolean | undefined {
   if (v === "true" || v === "false") return v === "true";
   return undefined;
 }
+
+/**
+ * Workspace task attributes. `enforcement-level` is required on create; `stages` when sent, else `[stage]` when
+ * the deprecated `stage` is sent, else undefined (the caller's default). `stage` takes any of the four stages on
+ * create, only pre_plan or post_plan on update (as the spec says); sent beside `stages` it is still checked,
+ * then `stages` wins.
+ */
+export function workspaceTaskAttributes(a: Attributes, mode: "create" | "update"): { enforcementLevel?: string; stages?: string[]; errors: JsonApiError[] } {
+  const errors: JsonApiError[] = [];
+  const level = a["enforcement-level"];
+  if ((mode === "create" || level !== undefined) && !ENFORCEMENT_LEVELS.includes(level as never)) {
+    errors.push(invalid("/data/attributes/enforcement-level", "enforcement-level must be advisory or mandatory"));
+  }
+  const stageValues: readonly string[] = mode === "create" ? STAGES : ["pre_plan", "post_plan"];
+  const stageValid = a.stage === undefined || stageValues.includes(a.stage as string);
+  if (!stageValid) errors.push(invalid("/data/attributes/stage", `stage must be one of ${stageValues.join(", ")}`));
+  const stages = a.stages !== undefined ? stageList(a.stages, "/data/attributes/stages", errors) : a.stage !== undefined && stageValid ? [a.stage as string] : undefined;
+  return { enforcementLevel: level as string | undefined, stages, errors };
+}
+
+/** The task id of `relationships.task.data` (`{id, type: "tasks"}`), or undefined with an error added. */
+export function taskRelationship(data: Record<string, unknown>, errors: JsonApiError[]): string | undefined {
+  const rel = (data.relationships as { task?: { data?: { id?: unknown; type?: unknown } } } | undefined)?.task?.data;
+  if (rel && typeof rel.id === "string" && rel.id !== "" && rel.type === "tasks") return rel.id;
+  errors.push(invalid("/data/relationships/task/data", 'task relationship with type "tasks" is required'));
+  return undefined;
+}

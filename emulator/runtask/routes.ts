@@ -1,0 +1,25 @@
+import type { EmulatorRequest, EmulatorResponse } from "../core/router";
+import type { TokenGrant } from "./access";
+import type { RenderOptions } from "./documents";
+import type { RunTaskStore } from "./store";
+
+/** What the route handlers share: the data, how to render it, and how the associate call answers. */
+export interface RouteContext {
+  store: RunTaskStore;
+  render: RenderOptions;
+  associateResponse: "201" | "204";
+}
+
+/** One endpoint; `handle` runs once the token is known and the content type accepted. */
+export interface ApiRoute {
+  method: string;
+  /** Path under `/api/v2`, with `:param` segments; it also names the route in request counts. */
+  template: string;
+  handle(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse;
+}
+
+/** `http://host:port` as the client addressed the emulator, for absolute links; empty without a Host header. */
+export function requestOrigin(req: EmulatorRequest): string {
+  const host = req.headers.host;
+  return host ? `http://${host}` : "";
+}

@@ -1,0 +1,91 @@
+import type { EmulatorRequest, EmulatorResponse } from "../core/router";
+import { allows, type TokenGrant } from "./access";
+import { API, included, taskResource } from "./documents";
+import { document, errors, invalid, notFound } from "./jsonApi";
+import { paginate } from "./pagination";
+import { requestOrigin, type ApiRoute, type RouteContext } from "./routes";
+import type { Task } from "./store";
+import { requestData, taskAttributes } from "./validation";
+
+/**
+ * `/organizations/:org/tasks` and `/tasks/:id`: create (owner only), list, show, update and delete run tasks
+ * (Manage Run Tasks). Missing and forbidden objects are both 404.
+ */
+export function taskRoutes(ctx: RouteContext): ApiRoute[] {
+  const { store } = ctx;
+
+  const visibleTask = (id: string, grant: TokenGrant): Task | undefined => {
+    const task = store.tasks.get(id);
+    return task && allows(grant, "manageRunTasks", task.organization) ? task : undefined;
+  };
+
+  const taskDocument = (status: number, task: Task, include: string | null): EmulatorResponse => {
+    const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render) };
+    const inc = included(store, [task], include);
+    if (inc) body.included = inc;
+    return document(status, body);
+  };
+
+  /** The name error when another task of the organization has that name. */
+  const nameTaken = (organization: string, name: string, self?: string) =>
+    store.tasksOf(organization).some((t) => t.name === name && t.id !== self) ? [invalid("/data/attributes/name", "Name has already been taken")] : [];
+
+  const hasFeature = (organization: string) => store.organizations.get(organization)?.globalRunTasks ?? false;
+
+  function create(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
+    const org = req.params.org;
+    if (!store.organizations.has(org) || !allows(grant, "owner", org)) return notFound();
+    const parsed = requestData(req.body, "tasks");
+    if (Array.isArray(parsed)) return errors(422, ...parsed);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org));
+    if (errs.length === 0) errs.push(...nameTaken(org, fields.name));
+    if (errs.length > 0) return errors(422, ...errs);
+    return taskDocument(201, store.addTask({ ...fields, organization: org }), null);
+  }
+
+  function list(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
+    const org = req.params.org;
+    if (!store.organizations.has(org) || !allows(grant, "manageRunTasks", org)) return notFound();
+    const page = paginate(store.tasksOf(org), req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
+    const body: Record<string, unknown> = {
+      data: page.items.map((t) => taskResource(store, t, ctx.render)),
+      links: page.links,
+      meta: page.meta,
+    };
+    const inc = included(store, page.items, req.query.get("include"));
+    if (inc) body.included = inc;
+    return document(200, body);
+  }
+
+  function show(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
+    const task = visibleTask(req.params.id, grant);
+    return task ? taskDocument(200, task, req.query.get("include")) : notFound();
+  }
+
+  function update(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
+    const task = visibleTask(req.params.id, grant);
+    if (!task) return notFound();
+    const parsed = requestData(req.body, "tasks");
+    if (Array.isArray(parsed)) return errors(422, ...parsed);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization));
+    if (errs.length === 0) errs.push(...nameTaken(task.organization, fields.name, task.id));
+    if (errs.length > 0) return errors(422, ...errs);
+    Object.assign(task, fields);
+    return taskDocument(200, task, null);
+  }
+
+  function remove(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
+    const task = visibleTask(req.params.id, grant);
+    if (!task) return notFound();
+    store.deleteTask(task.id);
+    return { status: 204 };
+  }
+
+  return [
+    { method: "POST", template: "/organizations/:org/tasks", handle: create },
+    { method: "GET", template: "/organizations/:org/tasks", handle: list },
+    { method: "GET", template: "/tasks/:id", handle: show },
+    { method: "PATCH", template: "/tasks/:id", handle: update },
+    { method: "DELETE", template: "/tasks/:id", handle: remove },
+  ];
+}
