@@ -59,6 +59,11 @@ export type AttemptOutcome =
 export interface RetryPolicy {
   /** Milliseconds to wait before attempt `attempt + 1`, or undefined to give up with this outcome. */
   delayBefore(attempt: number, outcome: AttemptOutcome, request: { method: HttpMethod; idempotent: boolean }): number | undefined;
+  /**
+   * The bound on the whole operation, when it has one: no attempt runs past `deadline` (epoch milliseconds),
+   * whatever the per-request timeout says; `ms` is the bound's length, for messages.
+   */
+  readonly bound?: { deadline: number; ms: number };
 }
 
 export class HttpClient {
@@ -79,16 +84,31 @@ export class HttpClient {
 
   async request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
     const idempotent = opts.idempotent ?? method !== "POST";
+    const policy = this.options.retry;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(method, path, opts);
       if (outcome.kind === "response" && isAccepted(outcome.response.status, opts.allowStatus)) return outcome.response;
-      const delay = this.options.retry?.delayBefore(attempt, outcome, { method, idempotent });
-      if (delay === undefined) throw this.finalError(method, path, outcome, opts, idempotent);
+      const delay = remainingMs(policy) > 0 ? policy?.delayBefore(attempt, outcome, { method, idempotent }) : undefined;
+      if (delay === undefined) throw this.finalError(method, path, outcome, opts, idempotent, attempt);
       await sleep(delay);
     }
   }
 
+  /**
+   * One try. Its timeout is the per-request timeout, cut short by what is left of the operation's bound, so
+   * that a hung server fails the operation within its bound. The wait for the rate limit counts as well.
+   */
   private async attempt(method: HttpMethod, path: string, opts: RequestOptions): Promise<AttemptOutcome> {
+    const bound = this.options.retry?.bound;
+    const boundReached = (when: string): AttemptOutcome => ({
+      kind: "error",
+      error: this.transportError(method, path, `operation time bound of ${seconds(bound!.ms)} reached ${when}`, opts),
+      sent: false,
+    });
+    if (remainingMs(this.options.retry) <= 0) return boundReached("before the request was sent");
+    if (!(await within(this.limiter.acquire(), remainingMs(this.options.retry)))) return boundReached("waiting for the service's rate limit");
+    const timeoutMs = Math.min(this.timeoutMs, remainingMs(this.options.retry));
+    const cutShort = timeoutMs < this.timeoutMs;
     const url = this.url(path, opts.query);
     const headers: Record<string, string> = { ...this.options.headers };
     let body: string | undefined;
@@ -97,16 +117,15 @@ export class HttpClient {
       headers["content-type"] = opts.contentType ?? "application/json";
     }
     let sent = false;
-    await this.limiter.acquire();
     try {
       const res = await undici().request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
         dispatcher: this.dispatcher,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
       });
       sent = true;
       const limit = Number(firstHeader(res.headers["x-ratelimit-limit"]));
@@ -116,7 +135,12 @@ export class HttpClient {
     } catch (err) {
       // Once headers timed out or the connection dropped mid-response, the server may have acted on it.
       sent = sent || isAfterSend(err);
-      return { kind: "error", error: this.transportError(method, path, err, opts), sent };
+      const detail = !isTimeout(err)
+        ? describeTransportError(err)
+        : cutShort
+          ? `no response before the operation's time bound of ${seconds(bound!.ms)}`
+          : `no response within ${seconds(this.timeoutMs)}`;
+      return { kind: "error", error: this.transportError(method, path, detail, opts), sent };
     }
   }
 
@@ -132,27 +156,30 @@ export class HttpClient {
     return [...(this.options.secrets ?? []), ...(opts.secrets ?? [])];
   }
 
-  private finalError(method: HttpMethod, path: string, outcome: AttemptOutcome, opts: RequestOptions, idempotent: boolean): ServiceError {
+  private finalError(method: HttpMethod, path: string, outcome: AttemptOutcome, opts: RequestOptions, idempotent: boolean, attempts: number): ServiceError {
     if (outcome.kind === "error") {
-      outcome.error.ambiguous = outcome.sent && !idempotent;
-      return outcome.error;
+      const error = outcome.error.withAttempts(attempts);
+      error.ambiguous = outcome.sent && !idempotent;
+      return error;
     }
-    const error = this.statusError(method, path, outcome.response, opts);
-    // A gateway or server failure on a non-idempotent request says nothing of whether it was carried out.
-    error.ambiguous = !idempotent && [500, 502, 504].includes(outcome.response.status);
+    const error = this.statusError(method, path, outcome.response, opts, attempts);
+    // A server or gateway failure on a request that is not safe to repeat says nothing of whether it was carried
+    // out (a 503 from a proxy may come after the origin acted). 501 says the method is not supported at all.
+    const status = outcome.response.status;
+    error.ambiguous = !idempotent && status >= 500 && status !== 501;
     return error;
   }
 
-  private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions): ServiceError {
+  private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions, attempts: number): ServiceError {
     const secrets = this.secrets(opts);
     const messages = serverMessages(res.body).map((m) => redact(m, secrets));
     const hint = this.options.hint?.(res.status, messages);
-    return new ServiceError(this.service, method, redact(path, secrets), res.status, hint ? [...messages, hint] : messages);
+    return new ServiceError(this.service, method, redact(path, secrets), res.status, hint ? [...messages, hint] : messages, undefined, attempts);
   }
 
-  private transportError(method: HttpMethod, path: string, err: unknown, opts: RequestOptions): ServiceError {
+  private transportError(method: HttpMethod, path: string, detail: string, opts: RequestOptions): ServiceError {
     const secrets = this.secrets(opts);
-    return new ServiceError(this.service, method, redact(path, secrets), undefined, [], redact(describeTransportError(err, this.timeoutMs), secrets));
+    return new ServiceError(this.service, method, redact(path, secrets), undefined, [], redact(detail, secrets));
   }
 }
 
@@ -189,8 +216,7 @@ function isAfterSend(err: unknown): boolean {
   return isTimeout(err) || err instanceof undici().errors.SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
 }
 
-function describeTransportError(err: unknown, timeoutMs: number): string {
-  if (isTimeout(err)) return `no response within ${timeoutMs / 1000}s`;
+function describeTransportError(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
     const cause = err.cause instanceof Error && err.cause.message !== err.message ? ` (${err.cause.message})` : "";
@@ -201,4 +227,25 @@ function describeTransportError(err: unknown, timeoutMs: number): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Milliseconds left of the operation's bound; Infinity without one. */
+function remainingMs(policy: RetryPolicy | undefined): number {
+  return policy?.bound ? policy.bound.deadline - Date.now() : Infinity;
+}
+
+/** Whether `promise` settles within `ms` (the timer does not keep the process alive once it has). */
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  if (ms === Infinity) return promise.then(() => true);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
 }

@@ -2,17 +2,30 @@ import type { AttemptOutcome, HttpMethod, RetryPolicy } from "./client";
 
 /**
  * When to try a request again, by what its method allows:
- * - a status of 412, 429 or 5xx (but 501) is retried for every request: the server says it did not act
- *   (412, 429, 503) or might not have, and idempotent requests are safe to repeat. A non-idempotent POST is
- *   retried on 429 and 503 only, the statuses that mean the request was not processed;
- * - a transport failure is retried for idempotent requests, and for a POST only when it certainly never
- *   reached the server (refused connection). A POST that may have been acted on is left to the caller, which
- *   can look for what it created (see `ServiceError.ambiguous`);
+ * - a status of 412, 429 or 5xx (but 501) is retried for requests that are safe to repeat (GET, LIST, PATCH,
+ *   DELETE, and the snapshot service's POST, an upsert). A request that is not (the run task service's create
+ *   POSTs) is retried only on 412 and 429, the statuses that say the request was not carried out; after any other
+ *   5xx its outcome is unknown, and the error says so (`ServiceError.ambiguous`);
+ * - a transport failure is retried for requests that are safe to repeat, and for the others only when the
+ *   request certainly never reached the server (a refused connection). One that may have been acted on (the
+ *   connection dropped or timed out after sending) is left to the caller, which looks for what it created
+ *   (see `createOnce`);
  * - 400, 401, 403, 404, 422 and every other status are final.
  * Waits grow exponentially from `baseDelayMs` up to `maxDelayMs`, with full jitter, unless the server says how
  * long to wait (`Retry-After` in seconds or as an HTTP date, `X-RateLimit-Reset` in possibly fractional
- * seconds). 429s are retried for as long as the budget allows; other failures `maxRetries` times. No retry
- * starts once `budgetMs` has passed since the policy was made (one per operation).
+ * seconds). 429s are retried for as long as the bound allows; other failures `maxRetries` times. No retry
+ * starts that would end after `budgetMs` from the policy's creation (one policy per operation), and the HTTP
+ * client cuts the last attempt short at that bound too.
+ *
+ * Why not undici's own retry machinery (`RetryHandler`, `RetryAgent`, `interceptors.retry`): it is built for
+ * resumable downloads. A response whose body breaks off is "resumed" by sending the request again with a
+ * `Range` header, which for a PATCH or POST re-sends the write and then fails ("server does not support the
+ * range header"); on a retriable status it gives up with a `RequestRetryError` that drops the server's error
+ * body (unless `throwOnError: false`); its default only honours `Retry-After`, not `X-RateLimit-Reset`; and its
+ * retry callback cannot pace each attempt through the client's rate limiter, cut the attempt's timeouts to the
+ * operation's remaining time (they are fixed per dispatch), or tell "never sent" from "sent, answer lost". The
+ * policy below is the same shape as its retry callback (decide from the outcome, say how long to wait), run by
+ * the client's own loop around single undici requests.
  */
 export interface RetrySettings {
   maxRetries: number;
@@ -34,7 +47,8 @@ export function setRetryDefaults(settings: Partial<RetrySettings>): RetrySetting
 }
 
 const RETRIABLE_STATUS = (s: number) => s === 412 || s === 429 || (s >= 500 && s !== 501);
-const NOT_PROCESSED_STATUS = (s: number) => s === 429 || s === 503;
+/** Statuses that say the request was not carried out, so that even a request unsafe to repeat may be sent again. */
+const NOT_PROCESSED_STATUS = (s: number) => s === 412 || s === 429;
 
 export interface RetryStats {
   retries: number;
@@ -48,6 +62,7 @@ export function retryPolicy(settings: Partial<RetrySettings> = {}, random: () =>
   const s = { ...processDefaults, ...dropUndefined(settings) };
   const deadline = now() + s.budgetMs;
   return {
+    bound: { deadline, ms: s.budgetMs },
     delayBefore(attempt: number, outcome: AttemptOutcome, request: { method: HttpMethod; idempotent: boolean }): number | undefined {
       const reason = retryReason(outcome, request.idempotent);
       if (!reason) return undefined;
@@ -79,6 +94,9 @@ function retryReason(outcome: AttemptOutcome, idempotent: boolean): string | und
   return outcome.sent ? undefined : "transport";
 }
 
+/** Values above this (2001-09-09) are moments, not durations: no service asks for a 30-year wait. */
+const EPOCH_SECONDS_THRESHOLD = 1e9;
+
 /** Milliseconds the server asked to wait, from `Retry-After` or `X-RateLimit-Reset`. */
 export function serverDelayMs(headers: Record<string, string | string[] | undefined>, now: () => number = Date.now): number | undefined {
   const first = (name: string) => {
@@ -92,6 +110,10 @@ export function serverDelayMs(headers: Record<string, string | string[] | undefi
     if (!Number.isNaN(date)) return Math.max(0, date - now());
   }
   const reset = first("x-ratelimit-reset");
-  if (reset !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(reset)) return Number(reset) * 1000;
+  if (reset !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(reset)) {
+    const value = Number(reset);
+    // Some services send the moment of the reset (epoch seconds) rather than the seconds until it.
+    return value > EPOCH_SECONDS_THRESHOLD ? Math.max(0, value * 1000 - now()) : value * 1000;
+  }
   return undefined;
 }

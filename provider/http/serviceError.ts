@@ -5,7 +5,8 @@
 export class ServiceError extends Error {
   /**
    * The request may have been acted on although no answer says so (the connection dropped or timed out after
-   * it was sent, or a gateway failed). Only a caller can resolve that, by looking for what the request made.
+   * it was sent, or a server or gateway failed while handling it). Set only for requests that are not safe to
+   * repeat: only the caller can resolve it, by looking for what the request would have made.
    */
   ambiguous = false;
 
@@ -15,9 +16,11 @@ export class ServiceError extends Error {
     readonly path: string,
     readonly status: number | undefined,
     readonly messages: string[],
-    detail?: string,
+    readonly detail?: string,
+    /** Attempts made, retries included. */
+    readonly attempts = 1,
   ) {
-    super(ServiceError.format(service, method, path, status, messages, detail));
+    super(ServiceError.format(service, method, path, status, messages, detail, attempts));
     this.name = "ServiceError";
   }
 
@@ -28,11 +31,21 @@ export class ServiceError extends Error {
     status: number | undefined,
     messages: string[],
     detail?: string,
+    attempts = 1,
   ): string {
     const head = `${service}: ${method} ${path}`;
     const what = status === undefined ? detail ?? "request failed" : `HTTP ${status}`;
+    const tries = attempts > 1 ? `, ${attempts} attempts` : "";
     const tail = messages.length > 0 ? `: ${messages.join("; ")}` : detail && status !== undefined ? `: ${detail}` : "";
-    return `${head} failed (${what})${tail}`;
+    return `${head} failed (${what}${tries})${tail}`;
+  }
+
+  /** The same failure, counted over `attempts` attempts. */
+  withAttempts(attempts: number): ServiceError {
+    if (attempts === this.attempts) return this;
+    const again = new ServiceError(this.service, this.method, this.path, this.status, this.messages, this.detail, attempts);
+    again.ambiguous = this.ambiguous;
+    return again;
   }
 }
 

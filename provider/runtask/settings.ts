@@ -9,6 +9,8 @@ export interface RunTaskSettings {
   tls: TlsSettings;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Bound on one operation (create, read, update, delete), retries and waits included. */
+  operationTimeoutMs?: number;
 }
 
 /** Stack config keys and the environment variables they fall back to. */
@@ -21,6 +23,7 @@ export const RUNTASK_SETTING_KEYS = {
   skipTlsVerify: ["runtask:skipTlsVerify", "RUNTASK_SKIP_VERIFY"],
   requestTimeout: ["runtask:requestTimeout", "RUNTASK_REQUEST_TIMEOUT"],
   maxRetries: ["runtask:maxRetries", "RUNTASK_MAX_RETRIES"],
+  operationTimeout: ["runtask:operationTimeout", "RUNTASK_OPERATION_TIMEOUT"],
 } as const;
 
 type Key = keyof typeof RUNTASK_SETTING_KEYS;
@@ -51,6 +54,7 @@ export function resolveRunTaskSettings(lookup: ConfigLookup, env: NodeJS.Process
     },
     timeoutMs: parseDurationSetting("runtask:requestTimeout", get(lookup, "requestTimeout", env)),
     maxRetries: parseCountSetting("runtask:maxRetries", get(lookup, "maxRetries", env)),
+    operationTimeoutMs: parseDurationSetting("runtask:operationTimeout", get(lookup, "operationTimeout", env)),
   };
 }
 

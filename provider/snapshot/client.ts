@@ -24,7 +24,7 @@ export class SnapshotClient {
       timeoutMs: settings.timeoutMs,
       secrets: [settings.token],
       // One policy per client, and one client per operation: the retry budget bounds the operation.
-      retry: retryPolicy({ maxRetries: settings.maxRetries }),
+      retry: retryPolicy({ maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs }),
       hint: snapshotHint,
     });
   }

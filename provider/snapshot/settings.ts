@@ -10,6 +10,8 @@ export interface SnapshotSettings {
   tls: TlsSettings;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Bound on one operation (create, read, update, delete), retries and waits included. */
+  operationTimeoutMs?: number;
 }
 
 /** Stack config keys and the environment variables they fall back to. */
@@ -22,6 +24,7 @@ export const SNAPSHOT_SETTING_KEYS = {
   skipTlsVerify: ["snapshot:skipTlsVerify", "SERVICE_SKIP_VERIFY"],
   requestTimeout: ["snapshot:requestTimeout", "SERVICE_CLIENT_TIMEOUT"],
   maxRetries: ["snapshot:maxRetries", "SERVICE_MAX_RETRIES"],
+  operationTimeout: ["snapshot:operationTimeout", "SERVICE_OPERATION_TIMEOUT"],
 } as const;
 
 type Key = keyof typeof SNAPSHOT_SETTING_KEYS;
@@ -40,6 +43,7 @@ export function resolveSnapshotSettings(lookup: ConfigLookup, env: NodeJS.Proces
     tls: { caCertFile: get("caCert"), caCertPem: get("caCertPem"), skipVerify: parseBooleanSetting("snapshot:skipTlsVerify", get("skipTlsVerify")) },
     timeoutMs: parseDurationSetting("snapshot:requestTimeout", get("requestTimeout")),
     maxRetries: parseCountSetting("snapshot:maxRetries", get("maxRetries")),
+    operationTimeoutMs: parseDurationSetting("snapshot:operationTimeout", get("operationTimeout")),
   };
 }
 

@@ -19,11 +19,10 @@ describe("retryPolicy", () => {
     expect(policy().delayBefore(1, response(status), POST)).toBeUndefined();
   });
 
-  test("a POST is retried only on statuses that mean it was not processed", () => {
+  test("a POST is retried only on statuses that say it was not carried out", () => {
     expect(policy().delayBefore(1, response(429), POST)).toBeDefined();
-    expect(policy().delayBefore(1, response(503), POST)).toBeDefined();
-    expect(policy().delayBefore(1, response(500), POST)).toBeUndefined();
-    expect(policy().delayBefore(1, response(502), POST)).toBeUndefined();
+    expect(policy().delayBefore(1, response(412), POST)).toBeDefined();
+    for (const status of [500, 502, 503, 504]) expect(policy().delayBefore(1, response(status), POST)).toBeUndefined();
   });
 
   test("transport failures: idempotent always; a POST only if it was never sent", () => {
@@ -45,6 +44,11 @@ describe("retryPolicy", () => {
     expect(policy().delayBefore(1, response(429, { "x-ratelimit-reset": "0.25" }), GET)).toBe(300);
   });
 
+  test("the policy carries the operation's bound for the client to cut attempts short", () => {
+    const p = retryPolicy({ budgetMs: 90_000 }, () => 0.5, () => 1_000);
+    expect(p.bound).toEqual({ deadline: 91_000, ms: 90_000 });
+  });
+
   test("no retry once the operation's budget would be exceeded", () => {
     let now = 0;
     const p = retryPolicy({ maxRetries: 10, baseDelayMs: 100, budgetMs: 1000 }, () => 0.5, () => now);
@@ -60,6 +64,9 @@ describe("serverDelayMs", () => {
     expect(serverDelayMs({ "retry-after": "3" }, now)).toBe(3000);
     expect(serverDelayMs({ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }, now)).toBe(5000);
     expect(serverDelayMs({ "x-ratelimit-reset": "0.125" }, now)).toBe(125);
+    // A moment rather than a duration (epoch seconds), as some services send it.
+    expect(serverDelayMs({ "x-ratelimit-reset": String(Date.parse("2026-01-01T00:00:02.5Z") / 1000) }, now)).toBe(2500);
+    expect(serverDelayMs({ "retry-after": "3", "x-ratelimit-reset": "9" }, now)).toBe(3000);
     expect(serverDelayMs({}, now)).toBeUndefined();
     expect(serverDelayMs({ "retry-after": "soon" }, now)).toBeUndefined();
   });
