@@ -82,6 +82,26 @@ function stateFromService(prior: RunTaskState, task: RunTaskRecord): RunTaskStat
   return next;
 }
 
+function taskExists(s: RunTaskState): Error {
+  return new Error(
+    `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
+  );
+}
+
+/**
+ * Whether a task found after a create's answer was lost is the one that create made: same attributes as sent
+ * (the HMAC key cannot be compared, the service never returns it). A task of that name that differs was
+ * there before, and is not taken over without `adopt`.
+ */
+function isWhatWasSent(found: RunTaskRecord, sent: RunTaskAttributes): boolean {
+  return (
+    found.url === sent.url &&
+    (found.description ?? "") === (sent.description ?? "") &&
+    found.category === sent.category &&
+    found.enabled === sent.enabled
+  );
+}
+
 export const runTaskProvider = {
   async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
     return checkRunTask(news, defaultOrganization(providerConfig()));
@@ -100,17 +120,15 @@ export const runTaskProvider = {
     if (existing) {
       task = await tasks.update(existing.id, write);
     } else {
+      const taken = (err: unknown) => isStatus(err, 422) && /already been taken/i.test(err.message);
       try {
         task = await createOnce(
           () => tasks.create(s.organization, write),
           () => tasks.findByName(s.organization, s.name),
+          { matches: (found) => isWhatWasSent(found, write), foreign: () => taskExists(s), isConflict: taken },
         );
       } catch (err) {
-        if (isStatus(err, 422) && /already been taken/i.test(err.message)) {
-          throw new Error(
-            `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
-          );
-        }
+        if (taken(err)) throw taskExists(s);
         throw err;
       }
     }

@@ -28,6 +28,15 @@ function outputs(s: WorkspaceRunTaskState, wt: WorkspaceTaskRecord): Props {
   return toPlainJson({ ...s, stages: wt.stages, stage: wt.stages[0], workspaceTaskId: wt.id }) as Props;
 }
 
+function alreadyAttached(s: WorkspaceRunTaskState): Error {
+  return new Error(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
+}
+
+/** Whether an association found after a create's answer was lost is the one that create made. */
+function isWhatWasSent(found: WorkspaceTaskRecord, sent: { enforcementLevel: string; stages: string[] }): boolean {
+  return found.enforcementLevel === sent.enforcementLevel && JSON.stringify(found.stages) === JSON.stringify(sent.stages);
+}
+
 export const workspaceRunTaskProvider = {
   async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
     return checkWorkspaceRunTask(olds, news);
@@ -46,15 +55,15 @@ export const workspaceRunTaskProvider = {
     if (existing) {
       wt = await workspaceTasks.update(s.workspaceId, existing.id, attrs);
     } else {
+      const attached = (err: unknown) => isStatus(err, 422) && /already been associated/i.test(err.message);
       try {
         wt = await createOnce(
           () => workspaceTasks.associate(s.workspaceId, s.taskId, attrs),
           () => workspaceTasks.findByTask(s.workspaceId, s.taskId),
+          { matches: (found) => isWhatWasSent(found, attrs), foreign: () => alreadyAttached(s), isConflict: attached },
         );
       } catch (err) {
-        if (isStatus(err, 422) && /already been associated/i.test(err.message)) {
-          throw new Error(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
-        }
+        if (attached(err)) throw alreadyAttached(s);
         throw err;
       }
     }
