@@ -2,7 +2,7 @@
  * An in-process emulator of both services, for tests, the demo, benchmarks and offline pipelines. It listens on
  * loopback only. `pulumi-snapshot-runtask/emulator` exports `startEmulator`.
  */
-import { FaultInjector, type FaultOptions } from "./core/faults";
+import { FaultInjector, type FaultKind, type FaultOptions, type FaultRule, type RetryAfterStyle } from "./core/faults";
 import { startHttpServer, type Interceptor } from "./core/server";
 import type { RequestLog } from "./core/requestLog";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN, RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
@@ -15,7 +15,11 @@ export interface EmulatorOptions {
   port?: number;
   snapshot?: SnapshotEmulatorOptions;
   runTask?: RunTaskEmulatorOptions;
-  /** Faults to inject: latency, 429s, 5xx, dropped connections, a per-token rate limit. None by default. */
+  /**
+   * Faults to inject, reproducibly from a seed: latency, 429s (with `Retry-After` and/or `X-RateLimit-Reset`),
+   * 500/502/503, connections dropped before or after the change is made, per-route rates, and a per-token
+   * rate limit. None by default.
+   */
   faults?: FaultOptions;
   /** Further hooks run before each matched route. */
   interceptors?: Interceptor[];
@@ -59,7 +63,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export { DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
-export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor, FaultOptions };
+export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor, FaultOptions, FaultRule, FaultKind, RetryAfterStyle, FaultInjector };
 export type { TokenGrant, OrganizationGrant } from "./runtask/access";
 export type { OrganizationSeed } from "./runtask/store";
 export type { Task as EmulatorTask, WorkspaceTask as EmulatorWorkspaceTask, Workspace as EmulatorWorkspace } from "./runtask/store";
