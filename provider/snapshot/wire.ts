@@ -15,11 +15,28 @@ export function toWire(state: SnapshotAutoConfigState): SnapshotConfigWire {
   return body;
 }
 
-/** Credential values in the state, to be redacted from anything reported about a call that carries them. */
+/**
+ * Credential values in the state, to be redacted from anything reported about a call that carries them. A
+ * credential that is a JSON document (a service account key) also gives its own secret members, which a
+ * service may quote on their own ("invalid private_key: ...").
+ */
 export function secretValues(state: Record<string, unknown>): string[] {
   const type = state.storageType as StorageType;
   const fields = STORAGE_TYPES.includes(type) ? STORAGE_FIELDS[type] : [];
-  return fields.filter((f) => f.secret && typeof state[f.arg] === "string").map((f) => state[f.arg] as string);
+  const values = fields.filter((f) => f.secret && typeof state[f.arg] === "string").map((f) => state[f.arg] as string);
+  return [...values, ...values.flatMap(secretMembers)];
+}
+
+const SECRET_MEMBERS = ["private_key", "private_key_id"];
+
+function secretMembers(value: string): string[] {
+  if (!value.trimStart().startsWith("{")) return [];
+  try {
+    const doc = JSON.parse(value) as Record<string, unknown>;
+    return SECRET_MEMBERS.map((k) => doc?.[k]).filter((v): v is string => typeof v === "string");
+  } catch {
+    return [];
+  }
 }
 
 /**

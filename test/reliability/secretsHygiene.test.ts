@@ -1,60 +1,143 @@
+import { inspect } from "node:util";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
+import { setRetryDefaults, type RetrySettings } from "../../provider/http/retry";
 import { configureProvider } from "../support/providerConfig";
 
-/** A service that echoes the whole request, headers included, in its error: the worst case for a client. */
+/**
+ * A service that echoes the whole request, headers included, in its errors: the worst case for a client.
+ * Canaries planted in every secret (tokens, credentials, the HMAC key, the members of a service account key)
+ * must not appear in anything the provider reports: error messages, stacks, inspected errors, console output,
+ * anything written to stdout or stderr.
+ */
 let emulator: Emulator;
+let previous: RetrySettings;
 const printed: string[] = [];
-const CANARIES = { secretAccessKey: "canary-sak-3f8e", sessionToken: 'canary "session" token\n91', hmacKey: "canary-hmac-44de" };
+/** What reached the service: bodies and headers. */
+const seen: string[] = [];
+const PRIVATE_KEY = "-----BEGIN PRIVATE KEY-----\ncanary-private-key-body-77\n-----END PRIVATE KEY-----\n";
+const CANARIES = {
+  snapshotToken: "canary-snapshot-token-1c",
+  runTaskToken: "canary-runtask-token-2d",
+  accessKeyId: "canary-akid-5a",
+  secretAccessKey: "canary-sak-3f8e",
+  sessionToken: 'canary "session" token\n91',
+  hmacKey: "canary-hmac-44de",
+  privateKey: PRIVATE_KEY,
+  privateKeyId: "canary-pkid-0b9e",
+  accountKey: "canary-blob-account-key-6c",
+};
+const SERVICE_ACCOUNT_KEY = JSON.stringify({ type: "service_account", project_id: "p", private_key_id: CANARIES.privateKeyId, private_key: PRIVATE_KEY, client_email: "x@p.example" });
+
+/** Echoes the request in an error: as a 400/422 for writes, as a 503 for paths under `.../flaky-*`, and quotes the key alone. */
+function echo(req: { method: string; path: string; rawBody: string; headers: unknown; body: unknown }) {
+  const quote = `rejected ${req.rawBody} with headers ${JSON.stringify(req.headers)}`;
+  seen.push(`${req.rawBody} ${JSON.stringify(req.headers)}`);
+  if (req.path.includes("/flaky-")) return { status: 503, body: { errors: [quote] } };
+  if (req.method === "POST" && req.path.includes("/quoting-")) {
+    return { status: 400, body: { errors: [`invalid private_key: ${JSON.parse(String((req.body as Record<string, string>).cloudC_service_account_key)).private_key}`] } };
+  }
+  if (req.method === "POST" || req.method === "PATCH") return { status: req.path.startsWith("/v1/") ? 400 : 422, body: { errors: [quote] } };
+  return undefined;
+}
 
 beforeAll(async () => {
+  previous = setRetryDefaults({ maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 });
   emulator = await startEmulator({
-    interceptors: [
-      (req) =>
-        req.method === "POST" || req.method === "PATCH"
-          ? { status: req.path.startsWith("/v1/") ? 400 : 422, body: { errors: [`rejected ${req.rawBody} with headers ${JSON.stringify(req.headers)}`] } }
-          : undefined,
-    ],
+    snapshot: { tokens: { [CANARIES.snapshotToken]: { sudo: true } } },
+    runTask: { tokens: { [CANARIES.runTaskToken]: { owner: true, manageRunTasks: true, manageWorkspaceRunTasks: true } } },
+    interceptors: [echo],
   });
   configureProvider({
-    "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-    "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org",
+    "snapshot:address": emulator.url, "snapshot:token": CANARIES.snapshotToken,
+    "runtask:address": emulator.url, "runtask:token": CANARIES.runTaskToken, "runtask:organization": "emulator-org",
   });
-  for (const stream of ["log", "warn", "error", "info"] as const) {
+  for (const stream of ["log", "warn", "error", "info", "debug"] as const) {
     jest.spyOn(console, stream).mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")));
+  }
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream);
+    jest.spyOn(stream, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+      printed.push(String(chunk));
+      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof stream.write);
   }
 });
 
 afterAll(async () => {
   jest.restoreAllMocks();
+  setRetryDefaults(previous);
   await emulator.close();
   await closeSharedDispatchers();
 });
 
-const leaks = (text: string) =>
-  [DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, ...Object.values(CANARIES), JSON.stringify(CANARIES.sessionToken).slice(1, -1)].filter((c) => text.includes(c));
+/** Every canary, and the forms a server may quote it in (JSON-escaped once or twice). */
+const forms = [DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, ...Object.values(CANARIES)].flatMap((c) => [c, JSON.stringify(c).slice(1, -1), JSON.stringify(JSON.stringify(c)).slice(1, -1)]);
+const leaks = (text: string) => [...new Set(forms.filter((c) => text.includes(c)))];
+/** Everything a caller (the engine, a log) could print of an error. */
+const everything = (err: Error) => [err.message, err.stack ?? "", inspect(err, { depth: 5 }), JSON.stringify(err), String(err)].join("\n");
+
+async function failure(run: () => Promise<unknown>): Promise<Error> {
+  const err = await run().then(() => undefined, (e: Error) => e);
+  if (!err) throw new Error("expected a failure");
+  printed.push(everything(err));
+  return err;
+}
+
+const snapshot = async (news: Record<string, unknown>) => (await providers.snapshotAutoConfig.check({}, { interval: 60, pathPrefix: "p/", ...news })).inputs!;
 
 describe("errors never carry a secret, even when the server echoes the request", () => {
-  test("snapshot service: token and credentials redacted", async () => {
-    const inputs = (await providers.snapshotAutoConfig.check({}, {
-      name: "s3", interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r",
-      cloudASecretAccessKey: CANARIES.secretAccessKey, cloudASessionToken: CANARIES.sessionToken,
-    })).inputs!;
-    const err = (await providers.snapshotAutoConfig.create(inputs).catch((e: Error) => e)) as Error;
+  test("snapshot service: token and cloudA credentials", async () => {
+    const inputs = await snapshot({
+      name: "s3", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r",
+      cloudAAccessKeyId: CANARIES.accessKeyId, cloudASecretAccessKey: CANARIES.secretAccessKey, cloudASessionToken: CANARIES.sessionToken,
+    });
+    const err = await failure(() => providers.snapshotAutoConfig.create(inputs));
     expect(err.message).toMatch(/^snapshot service: POST \/sys\/storage\/raft\/snapshot-auto\/config\/s3 failed \(HTTP 400\): rejected /);
     expect(err.message).toContain("[redacted]");
-    expect(leaks(err.message + (err.stack ?? ""))).toEqual([]);
+    expect(leaks(everything(err))).toEqual([]);
   });
 
-  test("run task service: token and HMAC key redacted", async () => {
+  test("snapshot service: a service account key, whole and quoted member by member", async () => {
+    const whole = await failure(async () => providers.snapshotAutoConfig.create(await snapshot({ name: "gcs", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: SERVICE_ACCOUNT_KEY })));
+    expect(leaks(everything(whole))).toEqual([]);
+    const member = await failure(async () => providers.snapshotAutoConfig.create(await snapshot({ name: "quoting-gcs", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: SERVICE_ACCOUNT_KEY })));
+    expect(member.message).toBe("snapshot service: POST /sys/storage/raft/snapshot-auto/config/quoting-gcs failed (HTTP 400): invalid private_key: [redacted]");
+  });
+
+  test("snapshot service: a 5xx echoing the request, retried until the retries run out", async () => {
+    const inputs = await snapshot({ name: "flaky-blob", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: CANARIES.accountKey });
+    const err = await failure(() => providers.snapshotAutoConfig.update("flaky-blob", inputs, inputs));
+    expect(err.message).toMatch(/^snapshot service: POST \/sys\/storage\/raft\/snapshot-auto\/config\/flaky-blob failed \(HTTP 503, 3 attempts\): rejected /);
+    expect(leaks(everything(err))).toEqual([]);
+  });
+
+  test("run task service: token and HMAC key, on create and on update", async () => {
     const inputs = (await providers.runTask.check({}, { name: "t", url: "https://h.example", hmacKey: CANARIES.hmacKey })).inputs!;
-    const err = (await providers.runTask.create(inputs).catch((e: Error) => e)) as Error;
-    expect(err.message).toMatch(/^run task service: POST \/organizations\/emulator-org\/tasks failed \(HTTP 422\): rejected /);
-    expect(leaks(err.message + (err.stack ?? ""))).toEqual([]);
+    const created = await failure(() => providers.runTask.create(inputs));
+    expect(created.message).toMatch(/^run task service: POST \/organizations\/emulator-org\/tasks failed \(HTTP 422\): rejected /);
+    const task = emulator.runTask.addTask("emulator-org", { name: "t" });
+    const updated = await failure(() => providers.runTask.update(task.id, { ...inputs, hmacKey: "old-key-value" }, inputs));
+    expect(updated.message).toMatch(/^run task service: PATCH \/tasks\/task-\S+ failed \(HTTP 422\): rejected /);
+    expect(leaks(everything(created) + everything(updated))).toEqual([]);
+  });
+
+  test("run task service: a lost create, looked up and failing again, says so without the key", async () => {
+    const inputs = (await providers.runTask.check({}, { name: "flaky-t", url: "https://h.example", hmacKey: CANARIES.hmacKey })).inputs!;
+    const err = await failure(() => providers.runTask.create({ ...inputs, organization: "flaky-org" }));
+    expect(leaks(everything(err))).toEqual([]);
+  });
+
+  test("the canaries did reach the service (so that the checks above can fail)", () => {
+    const sent = seen.join("\n");
+    for (const canary of [CANARIES.hmacKey, CANARIES.runTaskToken, CANARIES.snapshotToken, CANARIES.secretAccessKey, CANARIES.accountKey, CANARIES.privateKeyId]) {
+      expect(sent).toContain(canary);
+    }
   });
 
   test("nothing printed carries a secret", () => {
+    expect(printed.length).toBeGreaterThan(0);
     expect(leaks(printed.join("\n"))).toEqual([]);
   });
 });

@@ -42,4 +42,9 @@ describe("redact", () => {
       'token [redacted] and [redacted] and {"key":"[redacted]"}',
     );
   });
+
+  test("a secret quoted without its surrounding whitespace (a PEM key loses its last newline in a trimmed message)", () => {
+    const pem = "-----BEGIN PRIVATE KEY-----\nbody\n-----END PRIVATE KEY-----\n";
+    expect(redact(`invalid key: ${pem.trim()}`, [pem])).toBe("invalid key: [redacted]");
+  });
 });
