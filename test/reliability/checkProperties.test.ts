@@ -2,13 +2,15 @@ import fc from "fast-check";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
 import { UNKNOWN } from "../../provider/common/unknown";
+import { STORAGE_FIELDS } from "../../provider/snapshot/fields";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { configureProvider } from "../support/providerConfig";
 
 /**
- * Properties of `check` for every resource: arbitrary JSON never makes it throw; every failure names an
- * argument and gives a reason; and whatever it accepts, the service accepts too (nothing invalid reaches the
- * network: the emulator validates as the spec says, and answers 400/422 otherwise).
+ * Properties of `check` for every resource: arbitrary JSON never makes it throw, and it sends nothing (it runs
+ * during preview); every failure names an argument and gives a reason; and whatever it accepts, the service
+ * accepts too, so nothing invalid reaches the network (the emulator validates as the spec says, and answers
+ * 400/422 otherwise). The engine calls `create` only with what `check` returned.
  */
 type Kind = keyof typeof providers;
 const KINDS: Kind[] = ["snapshotAutoConfig", "runTask", "workspaceRunTask"];
@@ -25,6 +27,12 @@ afterAll(async () => {
   await emulator.close();
   await closeSharedDispatchers();
 });
+
+const ARGUMENTS: Record<Kind, string[]> = {
+  snapshotAutoConfig: ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...Object.values(STORAGE_FIELDS).flat().map((f) => f.arg)],
+  runTask: ["organization", "name", "url", "description", "category", "hmacKey", "enabled", "global", "adopt"],
+  workspaceRunTask: ["workspaceId", "taskId", "enforcementLevel", "stages", "stage", "adopt"],
+};
 
 const anyValue = fc.oneof(fc.jsonValue(), fc.constant(UNKNOWN), fc.constant(undefined));
 
@@ -79,13 +87,17 @@ const nearlyValid: Record<Kind, fc.Arbitrary<Record<string, unknown>>> = {
 };
 
 describe.each(KINDS)("%s check", (kind) => {
-  test("never throws on arbitrary JSON, and every failure names an argument and a reason", async () => {
+  test("never throws on arbitrary JSON, sends nothing, and every failure names an argument and a reason", async () => {
+    const requestsBefore = emulator.requests.total();
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 12 }), anyValue, { maxKeys: 8 }), fc.object(), async (news, olds) => {
         const result = await providers[kind].check(olds, news);
+        expect(emulator.requests.total()).toBe(requestsBefore);
         for (const f of result.failures ?? []) {
           expect(typeof f.property).toBe("string");
-          expect(f.property.length).toBeGreaterThan(0);
+          // The argument named is one of the resource's, or one the user wrote (an unknown one).
+          const named = [...ARGUMENTS[kind], ...Object.keys(news), ...Object.keys(news).map((k) => JSON.stringify(k))];
+          expect(named.filter((a) => f.property === a || f.property.startsWith(`${a}.`) || f.property.startsWith(`${a}[`))).not.toEqual([]);
           expect(typeof f.reason).toBe("string");
           expect(f.reason.length).toBeGreaterThan(0);
         }
@@ -94,20 +106,29 @@ describe.each(KINDS)("%s check", (kind) => {
     );
   });
 
-  test("what it accepts, the service accepts", async () => {
+  test("what it accepts, the service accepts; what it refuses never reaches the service", async () => {
     let accepted = 0;
+    let refused = 0;
     await fc.assert(
       fc.asyncProperty(nearlyValid[kind], fc.nat(), async (args, n) => {
         const news = await withContext(kind, args, n);
+        emulator.requests.reset();
         const result = await providers[kind].check({}, news);
-        if ((result.failures ?? []).length > 0) return;
+        if ((result.failures ?? []).length > 0) {
+          refused++;
+          expect(emulator.requests.total()).toBe(0);
+          return;
+        }
         accepted++;
         const { id } = await providers[kind].create(result.inputs);
         expect(id).toBeTruthy();
+        // Only a lookup's 404 (is the name free?) may answer anything but success.
+        expect(emulator.requests.entries.filter((e) => e.status >= 400 && !(e.status === 404 && e.method === "GET"))).toEqual([]);
       }),
       { numRuns: 120 },
     );
     expect(accepted).toBeGreaterThan(5);
+    expect(refused).toBeGreaterThan(5);
   });
 });
 
