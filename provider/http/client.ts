@@ -107,7 +107,7 @@ export class HttpClient {
     });
     if (remainingMs(this.options.retry) <= 0) return boundReached("before the request was sent");
     if (!(await within(this.limiter.acquire(), remainingMs(this.options.retry)))) return boundReached("waiting for the service's rate limit");
-    const timeoutMs = Math.min(this.timeoutMs, remainingMs(this.options.retry));
+    const timeoutMs = Math.max(1, Math.ceil(Math.min(this.timeoutMs, remainingMs(this.options.retry))));
     const cutShort = timeoutMs < this.timeoutMs;
     const url = this.url(path, opts.query);
     const headers: Record<string, string> = { ...this.options.headers };

@@ -124,6 +124,20 @@ describe("the final error says how many attempts were made", () => {
   });
 });
 
+describe("the rate limit's pacing counts against the operation's bound", () => {
+  test("a request that would wait past the bound for its turn fails, naming the call, without being sent", async () => {
+    const s = await serve((_q, res) => (res.writeHead(200, { "x-ratelimit-limit": "1" }), res.end("{}")));
+    const paced = new HttpClient({ service: "test service", baseUrl: s.url, headers: {}, retry: retryPolicy({ budgetMs: 400 }) });
+    await paced.request("GET", "/first");
+    const results = await Promise.allSettled([paced.request("GET", "/second"), paced.request("GET", "/third")]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe(
+      "test service: GET /third failed (operation time bound of 0.4s reached waiting for the service's rate limit)",
+    );
+    expect(s.count()).toBe(2);
+  });
+});
+
 describe("timeouts", () => {
   // In a plain Node process, as the plugin runs: the test environment's realms change how aborts propagate.
   const run = (scenario: string) => {
