@@ -17,28 +17,35 @@ export interface World {
 
 export async function world(fixture: Fixture, emulatorOptions: EmulatorOptions = {}, parallelism = 1): Promise<World> {
   const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, ...emulatorOptions });
+  const stack = stackOf(fixture, emulator.url, parallelism);
+  return {
+    emulator,
+    fixture,
+    engine: stack.engine,
+    async close() {
+      await emulator.close();
+      stack.remove();
+    },
+  };
+}
+
+/** An engine driver for the fixture's project, with a state file of its own, configured for the emulator at `url`. */
+export function stackOf(fixture: Fixture, url: string, parallelism: number): { engine: Engine; stateFile: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "bench-state-"));
+  const stateFile = join(dir, "state.json");
   const engine = new Engine({
     programDir: fixture.dir,
-    stateFile: join(dir, "state.json"),
+    stateFile,
     parallelism,
     config: {
-      "snapshot:address": emulator.url,
+      "snapshot:address": url,
       "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-      "runtask:address": emulator.url,
+      "runtask:address": url,
       "runtask:token": DEFAULT_RUNTASK_TOKEN,
       "runtask:organization": "emulator-org",
     },
   });
-  return {
-    emulator,
-    fixture,
-    engine,
-    async close() {
-      await emulator.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { engine, stateFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export { prepareFixture };
@@ -48,4 +55,9 @@ export async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; val
   const started = process.hrtime.bigint();
   const value = await run();
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, value };
+}
+
+/** The middle value (the upper one of an even count). */
+export function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }

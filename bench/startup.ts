@@ -1,24 +1,35 @@
+import { startEmulator } from "../emulator";
+import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
 import { DynamicPlugin } from "../test/conformance/engine/plugin";
 import type { Fixture } from "../test/conformance/fixture";
-import { timed } from "./harness";
-
-/** A provider that does nothing: the plugin's own cost, against which ours is measured. */
-const TRIVIAL = "exports.handler = function () { return { check: async (olds, news) => ({ inputs: news }) }; };";
+import { median, timed } from "./harness";
+import { NULL_PROVIDER_TEXT } from "./nullProvider";
 
 export interface StartupFigures {
   runs: number;
-  /** Median milliseconds from plugin start to the first completed Check. */
-  trivialMs: number;
+  /** Median milliseconds from plugin start to the first completed Check (what a preview waits for first). */
+  check: StartupTimes;
+  /** Median milliseconds from plugin start to the first completed Create, after its Check (what an up waits for). */
+  create: StartupTimes;
+}
+
+export interface StartupTimes {
+  /** With a provider that does nothing. */
+  nullProviderMs: number;
   providerMs: number;
   addedMs: number;
 }
 
-async function firstCheck(dir: string, providerText: string, news: Record<string, unknown>): Promise<number> {
+const URN = "urn:pulumi:s::p::pulumi-nodejs:dynamic/snapshot:SnapshotAutoConfig::cfg";
+
+/** Milliseconds from starting a plugin to the end of its first Check, and of its first Create when `create`. */
+async function firstOperation(dir: string, config: Record<string, string>, news: Record<string, unknown>, create: boolean): Promise<number> {
   const { ms } = await timed(async () => {
     const plugin = await DynamicPlugin.start(dir);
     try {
-      await plugin.configure({});
-      await plugin.check("urn:pulumi:s::p::t::n", {}, { ...news, __provider: providerText });
+      await plugin.configure(config);
+      const { inputs } = await plugin.check(URN, {}, news);
+      if (create) await plugin.create(URN, inputs);
     } finally {
       await plugin.stop();
     }
@@ -26,18 +37,28 @@ async function firstCheck(dir: string, providerText: string, news: Record<string
   return ms;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
+/** Runs of our provider and the null provider alternate, so that both see the machine in the same state. */
 export async function startup(fixture: Fixture, runs = 9): Promise<StartupFigures> {
-  const [reg] = fixture.capture({ snapshots: [{ resource: "cfg", args: { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" } }] });
-  const { __provider: text, ...inputs } = reg.inputs;
-  const trivial: number[] = [];
-  const ours: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    trivial.push(await firstCheck(fixture.dir, TRIVIAL, inputs));
-    ours.push(await firstCheck(fixture.dir, String(text), inputs));
+  const emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
+  try {
+    const config = { "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN };
+    const [reg] = fixture.capture({ snapshots: [{ resource: "cfg", args: { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" } }] });
+    let next = 0;
+    const times = async (create: boolean): Promise<StartupTimes> => {
+      const ours: number[] = [];
+      const nulls: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        // A name of its own each time: a create must not find the previous run's configuration.
+        const news = { ...reg.inputs, name: `cfg-${next++}` };
+        nulls.push(await firstOperation(fixture.dir, config, { ...news, __provider: NULL_PROVIDER_TEXT }, create));
+        ours.push(await firstOperation(fixture.dir, config, news, create));
+      }
+      const nullProviderMs = Math.round(median(nulls));
+      const providerMs = Math.round(median(ours));
+      return { nullProviderMs, providerMs, addedMs: providerMs - nullProviderMs };
+    };
+    return { runs, check: await times(false), create: await times(true) };
+  } finally {
+    await emulator.close();
   }
-  const trivialMs = Math.round(median(trivial));
-  const providerMs = Math.round(median(ours));
-  return { runs, trivialMs, providerMs, addedMs: providerMs - trivialMs };
 }

@@ -1,8 +1,24 @@
 import { statSync } from "node:fs";
+import type { Registration } from "../test/conformance/engine/engine";
 import type { Fixture, ProgramSpec } from "../test/conformance/fixture";
-import { timed, world } from "./harness";
+import { startEmulatorProcess } from "./emulatorProcess";
+import { median, stackOf, timed } from "./harness";
+import { withNullProvider } from "./nullProvider";
 
 export const LATENCY_MS = 20;
+
+export const PHASES = ["create", "noOpUp", "update", "delete"] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** CPU milliseconds per resource operation, by process. */
+export interface CpuPerOperation {
+  /** The dynamic provider plugin: the plugin's own gRPC and protobuf work, our provider, its HTTP client. */
+  plugin?: number;
+  /** The engine driver (the stand-in for the Pulumi engine, which is not ours to speed up). */
+  engine: number;
+  /** The emulator (the stand-in for the remote service). */
+  emulator: number;
+}
 
 export interface PhaseFigures {
   /** The whole command, plugin start included. */
@@ -15,15 +31,25 @@ export interface PhaseFigures {
   /** Requests per second against the bound: parallelism / latency. */
   ofBound: number;
   peakPluginRssMb?: number;
+  cpuPerOperationMs: CpuPerOperation;
 }
 
 export interface ThroughputFigures {
   resources: number;
   parallelism: number;
+  /** Runs made of each phase; the figures are those of the run with the median time. */
+  runs: number;
+  /** Operations per second of the fastest and the slowest run, by phase: how much the machine varied. */
+  spread: Record<Phase, [number, number]>;
   create: PhaseFigures;
   noOpUp: PhaseFigures;
   update: PhaseFigures;
   delete: PhaseFigures;
+  /**
+   * Plugin CPU milliseconds per operation, by phase, with a provider that does nothing (the same program,
+   * driver and plugin, no request): the floor that the plugin itself sets, whatever the provider.
+   */
+  nullProviderPluginCpuMs?: Record<Phase, number | undefined>;
   /** Bytes per resource: the `__provider` text, and the whole state (inputs and outputs, text twice). */
   providerTextBytes: number;
   stateBytesPerResource: number;
@@ -44,20 +70,33 @@ function program(n: number, version: number): ProgramSpec {
   return spec;
 }
 
-export async function throughput(fixture: Fixture, n: number, parallelism: number): Promise<ThroughputFigures> {
-  const w = await world(
-    fixture,
-    { faults: { latencyMs: LATENCY_MS }, runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }] } },
-    parallelism,
-  );
+interface Run {
+  phases: Record<Phase, PhaseFigures>;
+  providerTextBytes: number;
+  stateBytesPerResource: number;
+}
+
+/** One pass of create, no-op up, update and delete over `n` resources, against a fresh emulator process. */
+async function run(fixture: Fixture, versions: [Registration[], Registration[]], n: number, parallelism: number): Promise<Run> {
+  const emulator = await startEmulatorProcess({
+    snapshot: { takeSnapshots: false },
+    faults: { latencyMs: LATENCY_MS },
+    runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }] },
+  });
+  const stack = stackOf(fixture, emulator.url, parallelism);
+  const { engine } = stack;
   const bound = parallelism / (LATENCY_MS / 1000);
-  const phase = async (run: () => Promise<unknown>): Promise<PhaseFigures> => {
-    w.emulator.requests.reset();
-    const { ms: commandMs } = await timed(run);
+  const phase = async (command: () => Promise<unknown>): Promise<PhaseFigures> => {
+    await emulator.resetRequests();
+    const before = await emulator.stats();
+    const { ms: commandMs } = await timed(command);
+    const after = await emulator.stats();
     // Operations only: the plugin's start (the same for every stack size) is reported under start-up.
-    const ms = w.engine.lastOperationsMs;
-    const requests = w.emulator.requests.total();
-    const rss = w.engine.lastPeakRssKb;
+    const ms = engine.lastOperationsMs;
+    const requests = after.requests;
+    const rss = engine.lastPeakRssKb;
+    const cpu = engine.lastOperationsCpuMs;
+    const perOp = (total: number) => Math.round((total / n) * 1000) / 1000;
     return {
       commandMs: Math.round(commandMs),
       ms: Math.round(ms),
@@ -66,20 +105,51 @@ export async function throughput(fixture: Fixture, n: number, parallelism: numbe
       requestsPerSecond: Math.round((requests / ms) * 1000),
       ofBound: Math.round(((requests / ms) * 1000 * 100) / bound) / 100,
       peakPluginRssMb: rss === undefined ? undefined : Math.round(rss / 1024),
+      // The emulator's figure spans the whole command: it has nothing to do while the plugin starts.
+      cpuPerOperationMs: { plugin: cpu.plugin === undefined ? undefined : perOp(cpu.plugin), engine: perOp(cpu.engine), emulator: perOp(after.cpuMs - before.cpuMs) },
     };
   };
   try {
-    const v1 = fixture.capture(program(n, 1));
-    const v2 = fixture.capture(program(n, 2));
-    const create = await phase(() => w.engine.up(v1));
-    const state = w.engine.state();
+    const create = await phase(() => engine.up(versions[0]));
+    const state = engine.state();
     const providerTextBytes = Buffer.byteLength(String(state.resources[0].outputs.__provider));
-    const stateBytesPerResource = Math.round(statSync((w.engine as unknown as { options: { stateFile: string } }).options.stateFile).size / n);
-    const noOpUp = await phase(() => w.engine.up(v1));
-    const update = await phase(() => w.engine.up(v2));
-    const del = await phase(() => w.engine.destroy());
-    return { resources: n, parallelism, create, noOpUp, update, delete: del, providerTextBytes, stateBytesPerResource };
+    const stateBytesPerResource = Math.round(statSync(stack.stateFile).size / n);
+    const noOpUp = await phase(() => engine.up(versions[0]));
+    const update = await phase(() => engine.up(versions[1]));
+    const del = await phase(() => engine.destroy());
+    return { phases: { create, noOpUp, update, delete: del }, providerTextBytes, stateBytesPerResource };
   } finally {
-    await w.close();
+    stack.remove();
+    await emulator.close();
   }
+}
+
+/**
+ * Create, no-op up, update and delete of `n` mixed resources at `parallelism`, `runs` times (the machine's
+ * speed varies from run to run; each phase reports its median run), then once more with the null provider.
+ */
+export async function throughput(fixture: Fixture, n: number, parallelism: number, runs = 3): Promise<ThroughputFigures> {
+  const versions: [Registration[], Registration[]] = [fixture.capture(program(n, 1)), fixture.capture(program(n, 2))];
+  const all: Run[] = [];
+  for (let i = 0; i < runs; i++) all.push(await run(fixture, versions, n, parallelism));
+  const floor = await run(fixture, [withNullProvider(versions[0]), withNullProvider(versions[1])], n, parallelism);
+  const pick = (p: Phase): PhaseFigures => {
+    const middle = median(all.map((r) => r.phases[p].ms));
+    return all.find((r) => r.phases[p].ms === middle)!.phases[p];
+  };
+  const rates = (p: Phase) => all.map((r) => r.phases[p].operationsPerSecond);
+  const spread = Object.fromEntries(PHASES.map((p) => [p, [Math.min(...rates(p)), Math.max(...rates(p))]])) as ThroughputFigures["spread"];
+  return {
+    resources: n,
+    parallelism,
+    runs,
+    spread,
+    create: pick("create"),
+    noOpUp: pick("noOpUp"),
+    update: pick("update"),
+    delete: pick("delete"),
+    nullProviderPluginCpuMs: Object.fromEntries(PHASES.map((p) => [p, floor.phases[p].cpuPerOperationMs.plugin])) as Record<Phase, number | undefined>,
+    providerTextBytes: all[0].providerTextBytes,
+    stateBytesPerResource: all[0].stateBytesPerResource,
+  };
 }

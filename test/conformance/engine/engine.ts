@@ -49,6 +49,11 @@ export class Engine {
   lastPeakRssKb: number | undefined;
   /** Milliseconds the last command spent on resource operations (plugin start and stop excluded). */
   lastOperationsMs = 0;
+  /**
+   * CPU milliseconds the last command's resource operations took, in the plugin process and in this process
+   * (the engine's share; the emulator's too when it runs here), for benchmarks. Undefined where /proc is absent.
+   */
+  lastOperationsCpuMs: { plugin: number | undefined; engine: number } = { plugin: undefined, engine: 0 };
 
   constructor(private readonly options: EngineOptions) {}
 
@@ -179,8 +184,16 @@ export class Engine {
     try {
       await plugin.configure(this.options.config);
       const started = process.hrtime.bigint();
+      const engineCpu = process.cpuUsage();
+      const pluginCpu = plugin.cpuMs();
       const result = await body(plugin, state);
       this.lastOperationsMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const { user, system } = process.cpuUsage(engineCpu);
+      const pluginCpuAfter = plugin.cpuMs();
+      this.lastOperationsCpuMs = {
+        plugin: pluginCpu === undefined || pluginCpuAfter === undefined ? undefined : pluginCpuAfter - pluginCpu,
+        engine: (user + system) / 1000,
+      };
       return result;
     } catch (err) {
       this.errors.push(err instanceof Error ? err.message : String(err));

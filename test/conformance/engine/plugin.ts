@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { cpuMs, peakRssKb } from "./processStats";
 
 /** The plugin's answer to Diff, as the engine reads it. */
 export interface DiffAnswer {
@@ -120,13 +121,12 @@ export class DynamicPlugin {
 
   /** Peak resident set size of the plugin process so far (VmHWM), in KiB; undefined where /proc is absent. */
   peakRssKb(): number | undefined {
-    try {
-      const status = require("node:fs").readFileSync(`/proc/${this.child.pid}/status`, "utf8") as string;
-      const m = /VmHWM:\s+(\d+) kB/.exec(status);
-      return m ? Number(m[1]) : undefined;
-    } catch {
-      return undefined;
-    }
+    return peakRssKb(this.child.pid);
+  }
+
+  /** CPU time the plugin process has used so far, in milliseconds; undefined where /proc is absent. */
+  cpuMs(): number | undefined {
+    return cpuMs(this.child.pid);
   }
 
   async stop(): Promise<void> {
