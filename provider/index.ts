@@ -14,6 +14,7 @@ export interface ProviderConfig {
 
 /** Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted). */
 export function configure(config: ProviderConfig): void {
+  require("node:module").enableCompileCache?.();
   setProviderConfig((key) => config.get(key));
 }
 

@@ -70,12 +70,18 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
   private readonly limiter: RateLimiter;
+  /** `https://host:port` and the path prefix (`/v1`), from the base address. */
+  private readonly origin: string;
+  private readonly basePath: string;
 
   constructor(private readonly options: HttpClientOptions) {
     this.dispatcher = options.dispatcher ?? sharedDispatcher(options.tls);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, "");
     const identity = createHash("sha256").update(JSON.stringify(options.headers)).digest("hex").slice(0, 16);
-    this.limiter = rateLimiterFor(new URL(options.baseUrl).origin, identity);
+    this.limiter = rateLimiterFor(this.origin, identity);
   }
 
   get service(): string {
@@ -109,7 +115,6 @@ export class HttpClient {
     if (!(await within(this.limiter.acquire(), remainingMs(this.options.retry)))) return boundReached("waiting for the service's rate limit");
     const timeoutMs = Math.max(1, Math.ceil(Math.min(this.timeoutMs, remainingMs(this.options.retry))));
     const cutShort = timeoutMs < this.timeoutMs;
-    const url = this.url(path, opts.query);
     const headers: Record<string, string> = { ...this.options.headers };
     let body: string | undefined;
     if (opts.json !== undefined) {
@@ -118,11 +123,12 @@ export class HttpClient {
     }
     let sent = false;
     try {
-      const res = await undici().request(url, {
+      const res = await undici().request(this.dispatcher, {
+        origin: this.origin,
+        path: this.pathAndQuery(path, opts.query),
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        dispatcher: this.dispatcher,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
@@ -144,12 +150,11 @@ export class HttpClient {
     }
   }
 
-  private url(path: string, query?: RequestOptions["query"]): string {
-    const base = this.options.baseUrl.replace(/\/+$/, "");
+  private pathAndQuery(path: string, query?: RequestOptions["query"]): string {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.append(k, String(v));
     const qs = params.toString();
-    return `${base}${path}${qs ? `?${qs}` : ""}`;
+    return `${this.basePath}${path}${qs ? `?${qs}` : ""}`;
   }
 
   private secrets(opts: RequestOptions): string[] {
@@ -213,7 +218,7 @@ function isTimeout(err: unknown): boolean {
 
 /** Whether the request may have reached the server before the failure (anything but a failed connect). */
 function isAfterSend(err: unknown): boolean {
-  return isTimeout(err) || err instanceof undici().errors.SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
+  return isTimeout(err) || err instanceof undici().SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
 }
 
 function describeTransportError(err: unknown): string {

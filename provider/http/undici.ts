@@ -1,9 +1,57 @@
-/**
- * undici, loaded on first use: the plugin process starts for every `pulumi` command, and a preview (check and
- * diff only) never sends a request, so it need not pay for loading the HTTP client.
- */
-let loaded: typeof import("undici") | undefined;
+import type { Agent, Dispatcher, errors } from "undici";
 
-export function undici(): typeof import("undici") {
-  return (loaded ??= require("undici") as typeof import("undici"));
+/**
+ * The parts of undici the HTTP core uses, loaded on first use: the plugin process starts for every `pulumi`
+ * command, and a preview (check and diff only) never sends a request, so it need not pay for the HTTP client.
+ *
+ * Only the modules behind `Agent` and `Dispatcher#request` are loaded. The package's index also loads fetch,
+ * WebSocket, caches, cookies and mocks, which more than doubles the time an `up` spends loading undici. The
+ * module paths are not part of undici's documented interface: should a later release move them, the whole
+ * package is loaded instead, which is slower but the same client.
+ */
+export interface UndiciParts {
+  Agent: typeof Agent;
+  /** `Dispatcher#request`: one request on the given dispatcher (a pool of keep-alive connections). */
+  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  SocketError: typeof errors.SocketError;
+}
+
+let loaded: UndiciParts | undefined;
+let loadedAs: "parts" | "whole" | undefined;
+
+export function undici(): UndiciParts {
+  if (!loaded) {
+    const parts = loadParts();
+    loadedAs = parts ? "parts" : "whole";
+    loaded = parts ?? loadWhole();
+  }
+  return loaded;
+}
+
+/** How undici was loaded, for tests: `parts` unless a release moved the modules. */
+export function undiciLoadedAs(): "parts" | "whole" | undefined {
+  return loadedAs;
+}
+
+type RequestFunction = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+function loadParts(): UndiciParts | undefined {
+  try {
+    const AgentClass = require("undici/lib/dispatcher/agent") as unknown;
+    const request = require("undici/lib/api/api-request") as unknown;
+    const { SocketError } = require("undici/lib/core/errors") as { SocketError?: unknown };
+    if (typeof AgentClass !== "function" || typeof request !== "function" || typeof SocketError !== "function") return undefined;
+    return {
+      Agent: AgentClass as typeof Agent,
+      request: (dispatcher, options) => (request as RequestFunction).call(dispatcher, options),
+      SocketError: SocketError as typeof errors.SocketError,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function loadWhole(): UndiciParts {
+  const whole = require("undici") as typeof import("undici");
+  return { Agent: whole.Agent, request: (dispatcher, options) => dispatcher.request(options), SocketError: whole.errors.SocketError };
 }
