@@ -1,42 +1,31 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
+import type { Server as HttpServer } from "node:http";
+import { createServer, type Server, type Socket } from "node:net";
+import { Duplex } from "node:stream";
 
 /**
  * Node's HTTP parser accepts only the methods it knows, and LIST (which the snapshot service uses to list) is not
- * one of them: it answers 400 before any handler runs. This gateway sits in front of the emulator's HTTP server,
- * relays each connection to it, and rewrites the request line of a LIST request to GET with an
- * `x-original-method: LIST` header. It follows request framing (Content-Length and chunked bodies), so bodies
- * and keep-alive connections pass through untouched.
+ * one of them: it answers 400 before any handler runs. The emulator therefore accepts connections itself and
+ * hands each to its HTTP server through a stream that rewrites the request line of a LIST request to GET with an
+ * `x-original-method: LIST` header. The rewriting follows request framing (Content-Length and chunked bodies),
+ * so bodies and keep-alive connections pass through untouched. Every other byte goes straight through, in the
+ * same process: no second connection per client.
  */
 export const ORIGINAL_METHOD_HEADER = "x-original-method";
 
 const REWRITTEN_METHODS = new Set(["LIST"]);
 const MAX_HEAD_BYTES = 64 * 1024;
 
-export async function startMethodGateway(targetPort: number, host: string, port: number): Promise<{ server: Server; port: number }> {
+/**
+ * Listens on `host:port` for `http`'s connections, rewriting LIST request lines on the way in. Closing the
+ * returned server also ends every open connection.
+ */
+export async function listenWithMethodRewriting(http: HttpServer, host: string, port: number): Promise<{ server: Server; port: number }> {
   const sockets = new Set<Socket>();
-  const server = createServer((front) => {
-    const back = connect(targetPort, "127.0.0.1");
-    sockets.add(front).add(back);
-    const rewriter = new RequestRewriter();
-    front.on("data", (chunk: Buffer) => {
-      const out = rewriter.push(chunk);
-      if (out.length > 0 && !back.write(out)) front.pause();
-    });
-    back.on("drain", () => front.resume());
-    back.on("data", (chunk: Buffer) => {
-      if (!front.write(chunk)) back.pause();
-    });
-    front.on("drain", () => back.resume());
-    front.on("end", () => back.end());
-    back.on("end", () => front.end());
-    const closeBoth = () => {
-      front.destroy();
-      back.destroy();
-      sockets.delete(front);
-      sockets.delete(back);
-    };
-    front.on("close", closeBoth).on("error", closeBoth);
-    back.on("close", closeBoth).on("error", closeBoth);
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    socket.setNoDelay(true);
+    http.emit("connection", new RewritingConnection(socket));
   });
   const close = server.close.bind(server);
   server.close = (cb?: (err?: Error) => void) => {
@@ -49,6 +38,72 @@ export async function startMethodGateway(targetPort: number, host: string, port:
   });
   const address = server.address();
   return { server, port: typeof address === "object" && address ? address.port : port };
+}
+
+/**
+ * A client connection as the HTTP server sees it: request bytes rewritten by a `RequestRewriter`, response
+ * bytes written to the socket as they are. The socket methods the HTTP server calls are passed on.
+ */
+class RewritingConnection extends Duplex {
+  private readonly rewriter = new RequestRewriter();
+
+  constructor(private readonly socket: Socket) {
+    super({ allowHalfOpen: false });
+    socket.on("data", (chunk: Buffer) => {
+      const out = this.rewriter.push(chunk);
+      if (out.length > 0 && !this.push(out)) socket.pause();
+    });
+    socket.on("end", () => this.push(null));
+    socket.on("error", (err) => this.destroy(err));
+    socket.on("close", () => this.destroy());
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.socket.remoteAddress;
+  }
+
+  get remotePort(): number | undefined {
+    return this.socket.remotePort;
+  }
+
+  setTimeout(ms: number, callback?: () => void): this {
+    this.socket.setTimeout(ms, callback);
+    return this;
+  }
+
+  setNoDelay(noDelay?: boolean): this {
+    this.socket.setNoDelay(noDelay);
+    return this;
+  }
+
+  setKeepAlive(enable?: boolean, delay?: number): this {
+    this.socket.setKeepAlive(enable, delay);
+    return this;
+  }
+
+  override _read(): void {
+    this.socket.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
+    this.socket.write(chunk, callback);
+  }
+
+  /** Head and body of a response in one write to the socket, as the HTTP server meant them. */
+  override _writev(chunks: { chunk: Buffer }[], callback: (err?: Error | null) => void): void {
+    this.socket.cork();
+    chunks.forEach(({ chunk }, i) => this.socket.write(chunk, i === chunks.length - 1 ? callback : undefined));
+    this.socket.uncork();
+  }
+
+  override _final(callback: (err?: Error | null) => void): void {
+    this.socket.end(callback);
+  }
+
+  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    this.socket.destroy(err ?? undefined);
+    callback(err);
+  }
 }
 
 type State = { kind: "head" } | { kind: "body"; remaining: number } | { kind: "chunkSize" } | { kind: "chunkData"; remaining: number } | { kind: "trailer" };

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { ORIGINAL_METHOD_HEADER, startMethodGateway } from "./methodGateway";
+import { listenWithMethodRewriting, ORIGINAL_METHOD_HEADER } from "./methodGateway";
 import { RequestLog } from "./requestLog";
 import type { EmulatorRequest, EmulatorResponse, Router } from "./router";
 
@@ -89,25 +88,15 @@ export async function startHttpServer(
     send(res, answer);
   }
 
-  // The HTTP server listens on a private loopback port; clients talk to the gateway, which admits LIST.
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
+  // Clients connect to a listener of the emulator's own, which admits LIST (see methodGateway.ts).
   const host = options.host ?? "127.0.0.1";
-  const gateway = await startMethodGateway((server.address() as AddressInfo).port, host, options.port ?? 0);
+  const listener = await listenWithMethodRewriting(server, host, options.port ?? 0);
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${gateway.port}`,
-    port: gateway.port,
+    url: `http://${urlHost}:${listener.port}`,
+    port: listener.port,
     log,
-    close: async () => {
-      await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    close: () => new Promise<void>((resolve) => listener.server.close(() => resolve())),
   };
 }
 
