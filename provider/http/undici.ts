@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher, errors } from "undici";
+import { persistCompileCache } from "../common/compileCache";
 
 /**
  * The parts of undici the HTTP core uses, loaded on first use: the plugin process starts for every `pulumi`
@@ -24,6 +25,7 @@ export function undici(): UndiciParts {
     const parts = loadParts();
     loadedAs = parts ? "parts" : "whole";
     loaded = parts ?? loadWhole();
+    persistCompileCache();
   }
   return loaded;
 }

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type Emulator } from "../../emulator";
 import { FULL_GRANT } from "../../emulator/runtask/access";
 import { providerShim } from "../../sdk/shim";
-import { Engine, type Registration, type Step } from "./engine/engine";
+import { Engine, urnOf, type Registration, type Step } from "./engine/engine";
+import { DynamicPlugin } from "./engine/plugin";
 import { prepareFixture, type Fixture, type ProgramSpec } from "./fixture";
 
 /**
@@ -295,5 +296,32 @@ describe("secrets", () => {
     scan("plugin output", engine.pluginOutput);
     expect(leaks).toEqual([]);
     expect(engine.errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe("start-up", () => {
+  test("the plugin writes our compiled code to Node's compile cache, though the engine kills it rather than letting it exit", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "compile-cache-"));
+    const entries = () => {
+      const root = join(tmp, "node-compile-cache");
+      return existsSync(root) ? readdirSync(root).flatMap((v) => readdirSync(join(root, v))) : [];
+    };
+    try {
+      // The default cache directory is under the temporary directory; nothing in the environment overrides it.
+      const plugin = await DynamicPlugin.start(fixture.dir, { TMPDIR: tmp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined });
+      try {
+        await plugin.configure(config());
+        const [daily] = program().filter((r) => r.name === "daily");
+        const { failures } = await plugin.check(urnOf(daily), {}, daily.inputs);
+        expect(failures).toEqual([]);
+        // Written once the check's work is done, before the engine could stop the plugin.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      } finally {
+        await plugin.stop();
+      }
+      expect(entries().length).toBeGreaterThan(20);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
