@@ -29,10 +29,13 @@ export async function world(fixture: Fixture, emulatorOptions: EmulatorOptions =
   };
 }
 
-/** An engine driver for the fixture's project, with a state file of its own, configured for the emulator at `url`. */
-export function stackOf(fixture: Fixture, url: string, parallelism: number): { engine: Engine; stateFile: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "bench-state-"));
-  const stateFile = join(dir, "state.json");
+/**
+ * An engine driver for the fixture's project, configured for the emulator at `url`, with a state file of its own
+ * (removed by `remove`) or the given one (left alone).
+ */
+export function stackOf(fixture: Fixture, url: string, parallelism: number, existingStateFile?: string): { engine: Engine; stateFile: string; remove(): void } {
+  const dir = existingStateFile ? undefined : mkdtempSync(join(tmpdir(), "bench-state-"));
+  const stateFile = existingStateFile ?? join(dir!, "state.json");
   const engine = new Engine({
     programDir: fixture.dir,
     stateFile,
@@ -45,7 +48,7 @@ export function stackOf(fixture: Fixture, url: string, parallelism: number): { e
       "runtask:organization": "emulator-org",
     },
   });
-  return { engine, stateFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { engine, stateFile, remove: () => dir && rmSync(dir, { recursive: true, force: true }) };
 }
 
 export { prepareFixture };

@@ -12,6 +12,7 @@ import { providerCpu } from "./providerCpu";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { renderReport } from "./report";
 import { startup } from "./startup";
+import { stepGeneration } from "./stepGeneration";
 import { throughput } from "./throughput";
 
 const ROOT = resolve(__dirname, "../..");
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
         scale.push(await throughput(fixture, n, parallelism, quick ? 1 : 3));
       }
     }
+    log("Check and Diff one resource at a time, as the engine's step generator calls them");
+    const steps = await stepGeneration(fixture, quick ? 100 : 1000);
     log("provider CPU per operation");
     const cpu = await providerCpu();
     log("listing");
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
       requests,
       startup: start,
       throughput: scale,
+      stepGeneration: steps,
       listing: list,
       providerCpu: cpu,
     };

@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
 import type { Registration } from "../test/conformance/engine/engine";
-import type { Fixture, ProgramSpec } from "../test/conformance/fixture";
+import type { Fixture } from "../test/conformance/fixture";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { median, stackOf, timed } from "./harness";
+import { mixedProgram } from "./mixedProgram";
 import { withNullProvider } from "./nullProvider";
 
 export const LATENCY_MS = 20;
@@ -53,21 +54,6 @@ export interface ThroughputFigures {
   /** Bytes per resource: the `__provider` text, and the whole state (inputs and outputs, text twice). */
   providerTextBytes: number;
   stateBytesPerResource: number;
-}
-
-/** A program of `n` resources: a third each of snapshot configurations, run tasks, and attachments of them. */
-function program(n: number, version: number): ProgramSpec {
-  const third = Math.ceil(n / 3);
-  const spec: Required<Pick<ProgramSpec, "snapshots" | "runTasks" | "attachments">> = { snapshots: [], runTasks: [], attachments: [] };
-  for (let i = 0; spec.snapshots.length + spec.runTasks.length + spec.attachments.length < n; i++) {
-    if (i < third) spec.snapshots.push({ resource: `cfg-${i}`, args: { interval: "1h", retain: version, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" } });
-    else if (i < 2 * third) spec.runTasks.push({ resource: `task-${i}`, args: { url: `https://hooks.example.com/${i}`, description: `v${version}` } });
-    else {
-      const task = spec.runTasks[(i - 2 * third) % spec.runTasks.length].resource;
-      spec.attachments.push({ resource: `attach-${i}`, task, args: { workspaceId: "ws-bench", enforcementLevel: version === 1 ? "advisory" : "mandatory" } });
-    }
-  }
-  return spec;
 }
 
 interface Run {
@@ -129,7 +115,7 @@ async function run(fixture: Fixture, versions: [Registration[], Registration[]],
  * speed varies from run to run; each phase reports its median run), then once more with the null provider.
  */
 export async function throughput(fixture: Fixture, n: number, parallelism: number, runs = 3): Promise<ThroughputFigures> {
-  const versions: [Registration[], Registration[]] = [fixture.capture(program(n, 1)), fixture.capture(program(n, 2))];
+  const versions: [Registration[], Registration[]] = [fixture.capture(mixedProgram(n, 1)), fixture.capture(mixedProgram(n, 2))];
   const all: Run[] = [];
   for (let i = 0; i < runs; i++) all.push(await run(fixture, versions, n, parallelism));
   const floor = await run(fixture, [withNullProvider(versions[0]), withNullProvider(versions[1])], n, parallelism);
