@@ -50,6 +50,7 @@ export function renderThroughput(figures: ThroughputFigures[], cores: number, pr
     "which runs in a process of its own as a remote service would.",
     "",
   );
+  lines.push(...scaling(figures), "");
   const largest = Math.max(...figures.map((t) => t.resources));
   const cpu = Object.entries(providerCpu.checkAndDiffMicros).map(([k, v]) => `${k} ${v} µs`).join(", ");
   lines.push(`**Against the bound.** At ${largest} resources, in requests per second:`, "");
@@ -90,5 +91,25 @@ export function renderThroughput(figures: ThroughputFigures[], cores: number, pr
     );
   }
   lines.push("");
+  return lines;
+}
+
+/** Whether the cost per resource stays flat as the stack grows: milliseconds of operations per resource, by size. */
+function scaling(figures: ThroughputFigures[]): string[] {
+  const lines = ["**Cost per resource as the stack grows** (milliseconds of operations per resource, create / update / delete):", ""];
+  for (const parallelism of [...new Set(figures.map((t) => t.parallelism))]) {
+    const rows = figures.filter((t) => t.parallelism === parallelism).sort((a, b) => a.resources - b.resources);
+    const per = (t: ThroughputFigures, p: "create" | "update" | "delete") => (t[p].ms / t.resources).toFixed(1);
+    lines.push(`- parallelism ${parallelism}: ` + rows.map((t) => `${t.resources} resources ${per(t, "create")} / ${per(t, "update")} / ${per(t, "delete")}`).join("; ") + ".");
+  }
+  const grows = figures.some((t) =>
+    figures.some((u) => u.parallelism === t.parallelism && u.resources > t.resources && (["create", "update", "delete"] as const).some((p) => u[p].ms / u.resources > (t[p].ms / t.resources) * 1.1)),
+  );
+  lines.push(
+    "",
+    grows
+      ? "The cost per resource grows with the stack somewhere above: see the rows concerned."
+      : "It never grows with the stack: it falls, as the plugin's start-up work and its warm-up are shared by more resources.",
+  );
   return lines;
 }
