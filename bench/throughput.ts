@@ -4,6 +4,7 @@ import type { Fixture } from "../test/conformance/fixture";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { median, stackOf, timed } from "./harness";
 import { mixedProgram } from "./mixedProgram";
+import { withBareRequestProvider } from "./bareRequestProvider";
 import { withNullProvider } from "./nullProvider";
 
 export const LATENCY_MS = 20;
@@ -51,6 +52,11 @@ export interface ThroughputFigures {
    * driver and plugin, no request): the floor that the plugin itself sets, whatever the provider.
    */
   nullProviderPluginCpuMs?: Record<Phase, number | undefined>;
+  /**
+   * The same with a provider that only sends as many bare requests per operation as ours, through undici: what
+   * any provider making those requests with that client pays.
+   */
+  bareRequestPluginCpuMs?: Record<Phase, number | undefined>;
   /** Bytes per resource: the `__provider` text, and the whole state (inputs and outputs, text twice). */
   providerTextBytes: number;
   stateBytesPerResource: number;
@@ -112,13 +118,16 @@ async function run(fixture: Fixture, versions: [Registration[], Registration[]],
 
 /**
  * Create, no-op up, update and delete of `n` mixed resources at `parallelism`, `runs` times (the machine's
- * speed varies from run to run; each phase reports its median run), then once more with the null provider.
+ * speed varies from run to run; each phase reports its median run), then once with the null provider and once
+ * with the bare-request provider.
  */
 export async function throughput(fixture: Fixture, n: number, parallelism: number, runs = 3): Promise<ThroughputFigures> {
   const versions: [Registration[], Registration[]] = [fixture.capture(mixedProgram(n, 1)), fixture.capture(mixedProgram(n, 2))];
   const all: Run[] = [];
   for (let i = 0; i < runs; i++) all.push(await run(fixture, versions, n, parallelism));
   const floor = await run(fixture, [withNullProvider(versions[0]), withNullProvider(versions[1])], n, parallelism);
+  const bare = await run(fixture, [withBareRequestProvider(versions[0]), withBareRequestProvider(versions[1])], n, parallelism);
+  const pluginCpu = (r: Run) => Object.fromEntries(PHASES.map((p) => [p, r.phases[p].cpuPerOperationMs.plugin])) as Record<Phase, number | undefined>;
   const pick = (p: Phase): PhaseFigures => {
     const middle = median(all.map((r) => r.phases[p].ms));
     return all.find((r) => r.phases[p].ms === middle)!.phases[p];
@@ -134,7 +143,8 @@ export async function throughput(fixture: Fixture, n: number, parallelism: numbe
     noOpUp: pick("noOpUp"),
     update: pick("update"),
     delete: pick("delete"),
-    nullProviderPluginCpuMs: Object.fromEntries(PHASES.map((p) => [p, floor.phases[p].cpuPerOperationMs.plugin])) as Record<Phase, number | undefined>,
+    nullProviderPluginCpuMs: pluginCpu(floor),
+    bareRequestPluginCpuMs: pluginCpu(bare),
     providerTextBytes: all[0].providerTextBytes,
     stateBytesPerResource: all[0].stateBytesPerResource,
   };
