@@ -47,7 +47,8 @@ export function renderReport(r: BenchResults): string {
     "cost per call is small: it speaks gRPC over a single HTTP/2 connection with no client library layers, so",
     "that it takes as little as it can of the CPU it shares with the plugin. Rerun with `npm run bench` (about",
     "ten minutes; `npm run bench -- --quick` for a smaller run that writes `bench/results/quick.*` and leaves this",
-    "page alone); results go to `bench/results/latest.json` and this page.",
+    "page alone); results go to `bench/results/latest.json` and this page, which `npm run bench -- --render`",
+    "writes again from those results.",
     "",
   );
   lines.push("## Requests per operation", "");

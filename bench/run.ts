@@ -1,16 +1,17 @@
 /**
  * `npm run bench`: cost per operation, throughput at scale, start-up, state size and listing, measured with the
  * emulator and the conformance suite's engine driver around the real plugin process. Writes
- * bench/results/latest.json and docs/benchmarks.md.
+ * bench/results/latest.json and docs/benchmarks.md; `-- --quick` a smaller run to bench/results/quick.*, and
+ * `-- --render` the page alone, from the last results.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { listing } from "./listing";
 import { prepareFixture } from "./harness";
 import { providerCpu } from "./providerCpu";
 import { requestsPerOperation } from "./requestsPerOperation";
-import { renderReport } from "./report";
+import { renderReport, type BenchResults } from "./report";
 import { startup } from "./startup";
 import { stepGeneration } from "./stepGeneration";
 import { throughput } from "./throughput";
@@ -18,6 +19,12 @@ import { throughput } from "./throughput";
 const ROOT = resolve(__dirname, "../..");
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--render")) {
+    // The page again from the last full run's results, after a change to the report alone.
+    const results = JSON.parse(readFileSync(join(ROOT, "bench/results/latest.json"), "utf8")) as BenchResults;
+    writeFileSync(join(ROOT, "docs/benchmarks.md"), renderReport(results));
+    return;
+  }
   const quick = process.argv.includes("--quick");
   const fixture = prepareFixture();
   try {

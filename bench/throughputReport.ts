@@ -79,28 +79,18 @@ export function renderThroughput(figures: ThroughputFigures[], cores: number, pr
       else verdicts.ours.push(name);
     }
   }
-  lines.push("");
-  if (verdicts.met.length) lines.push(`The target of 90% of the bound is met for ${verdicts.met.join(", ")}.`);
-  if (verdicts.unreachable.length) {
-    lines.push(
-      `For ${verdicts.unreachable.join(", ")}, no dynamic provider can reach 90% of the bound on this machine: even one`,
-      "that sends no request costs the plugin, one Node.js thread, too much CPU per operation (its gRPC and protobuf",
-      "handling) for that rate.",
-    );
-  }
-  if (verdicts.undici.length) {
-    lines.push(
-      `For ${verdicts.undici.join(", ")}, no provider that sends these requests with undici can reach 90% on this`,
-      "machine: the bare requests alone cost the plugin too much CPU per operation for that rate.",
-    );
-  }
-  if (verdicts.ours.length) {
-    lines.push(
-      `For ${verdicts.ours.join(", ")}, a provider that only sent its requests could reach it: what ours adds to them`,
-      "(validation, retries and pacing, documents; check plus diff alone take " + cpu + " in process) is what",
-      "keeps the figure below 90%.",
-    );
-  }
+  lines.push("", "Of the 90% target, by the model:", "");
+  const verdict = (names: string[], text: string) => names.length && lines.push(`- ${text}: ${names.join("; ")}.`);
+  verdict(verdicts.met, "met");
+  verdict(
+    verdicts.unreachable,
+    "out of reach of any dynamic provider on this machine (even one that sends no request costs the plugin, one Node.js thread, too much CPU per operation for that rate: its gRPC and protobuf handling)",
+  );
+  verdict(verdicts.undici, "out of reach of any provider that sends these requests with undici on this machine (the bare requests alone cost the plugin too much CPU per operation)");
+  verdict(
+    verdicts.ours,
+    `within reach of a provider that only sent its requests; what ours adds to them (validation, retries and pacing, documents; check plus diff alone take ${cpu} in process) keeps it below`,
+  );
   lines.push("");
   return lines;
 }
