@@ -73,7 +73,9 @@ async function phase(name: string, keys: string[], op: (key: string) => Promise<
   const done = new Map<string, Promise<void>>();
   const settle = new Map<string, () => void>();
   for (const key of keys) done.set(key, new Promise<void>((resolve) => settle.set(key, resolve)));
-  const queue = [...keys];
+  // Each key after its dependency: a worker that takes a key waits for the dependency while holding its slot, so
+  // with dependencies further back in the queue every worker could end up waiting and none take them.
+  const queue = dependenciesFirst(keys, dependsOn);
   await Promise.all(
     Array.from({ length: PARALLELISM }, async () => {
       for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
@@ -95,6 +97,22 @@ async function phase(name: string, keys: string[], op: (key: string) => Promise<
   figures.phaseMs[name] = Date.now() - started;
   figures.requests += emulator.requests.total();
   checkNoResendAfterClientError(name);
+}
+
+/** `keys` in their order, but each one whose dependency is among them moved after that dependency. */
+function dependenciesFirst(keys: string[], dependsOn: (key: string) => string | undefined): string[] {
+  const inKeys = new Set(keys);
+  const placed = new Set<string>();
+  const ordered: string[] = [];
+  const place = (key: string) => {
+    if (placed.has(key)) return;
+    placed.add(key);
+    const dependency = dependsOn(key);
+    if (dependency !== undefined && inKeys.has(dependency)) place(dependency);
+    ordered.push(key);
+  };
+  keys.forEach(place);
+  return ordered;
 }
 
 /** A client error (4xx but 412 and 429) is final: the same request never follows it in the phase. */
