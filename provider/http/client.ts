@@ -80,8 +80,7 @@ export class HttpClient {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, "");
-    const identity = createHash("sha256").update(JSON.stringify(options.headers)).digest("hex").slice(0, 16);
-    this.limiter = rateLimiterFor(this.origin, identity);
+    this.limiter = rateLimiterFor(this.origin, fingerprint(JSON.stringify(options.headers)));
   }
 
   get service(): string {
@@ -112,7 +111,9 @@ export class HttpClient {
       sent: false,
     });
     if (remainingMs(this.options.retry) <= 0) return boundReached("before the request was sent");
-    if (!(await within(this.limiter.acquire(), remainingMs(this.options.retry)))) return boundReached("waiting for the service's rate limit");
+    if (this.limiter.paced && !(await within(this.limiter.acquire(), remainingMs(this.options.retry)))) {
+      return boundReached("waiting for the service's rate limit");
+    }
     const timeoutMs = Math.max(1, Math.ceil(Math.min(this.timeoutMs, remainingMs(this.options.retry))));
     const cutShort = timeoutMs < this.timeoutMs;
     const headers: Record<string, string> = { ...this.options.headers };
@@ -186,6 +187,17 @@ export class HttpClient {
     const secrets = this.secrets(opts);
     return new ServiceError(this.service, method, redact(path, secrets), undefined, [], redact(detail, secrets));
   }
+}
+
+/**
+ * A short digest of the headers (the token among them) naming the rate limiter of a service and token. Every
+ * operation builds a client with the same headers, so the last one is remembered rather than hashed again.
+ */
+let lastHeaders: { text: string; digest: string } | undefined;
+
+function fingerprint(headers: string): string {
+  if (lastHeaders?.text !== headers) lastHeaders = { text: headers, digest: createHash("sha256").update(headers).digest("hex").slice(0, 16) };
+  return lastHeaders.digest;
 }
 
 function isAccepted(status: number, allow?: number[]): boolean {

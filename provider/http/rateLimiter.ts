@@ -24,6 +24,11 @@ export class RateLimiter {
     this.tokens = Math.min(this.tokens, this.capacity);
   }
 
+  /** Whether requests are being spaced (a limit was learnt); until then `acquire` never waits. */
+  get paced(): boolean {
+    return this.rate > 0;
+  }
+
   /** Resolves when a request may be sent; at once while no limit is known. */
   acquire(): Promise<void> {
     if (this.rate === 0) return Promise.resolve();
