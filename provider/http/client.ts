@@ -1,5 +1,4 @@
 import type { Dispatcher } from "undici";
-import { createHash } from "node:crypto";
 import { redact } from "../common/redact";
 import { rateLimiterFor, type RateLimiter } from "./rateLimiter";
 import { sharedDispatcher } from "./dispatcher";
@@ -196,7 +195,11 @@ export class HttpClient {
 let lastHeaders: { text: string; digest: string } | undefined;
 
 function fingerprint(headers: string): string {
-  if (lastHeaders?.text !== headers) lastHeaders = { text: headers, digest: createHash("sha256").update(headers).digest("hex").slice(0, 16) };
+  if (lastHeaders?.text !== headers) {
+    // Loaded here, not with the module: a preview never builds a client (node:crypto takes a few ms to load).
+    const { createHash } = require("node:crypto") as typeof import("node:crypto");
+    lastHeaders = { text: headers, digest: createHash("sha256").update(headers).digest("hex").slice(0, 16) };
+  }
   return lastHeaders.digest;
 }
 
