@@ -56,6 +56,8 @@ class RewritingConnection extends Duplex {
     socket.on("end", () => this.push(null));
     socket.on("error", (err) => this.destroy(err));
     socket.on("close", () => this.destroy());
+    // The HTTP server listens here for its idle timeouts (keep-alive, server.timeout), not on the socket.
+    socket.on("timeout", () => this.emit("timeout"));
   }
 
   get remoteAddress(): string | undefined {
@@ -67,7 +69,8 @@ class RewritingConnection extends Duplex {
   }
 
   setTimeout(ms: number, callback?: () => void): this {
-    this.socket.setTimeout(ms, callback);
+    this.socket.setTimeout(ms);
+    if (callback) this.once("timeout", callback);
     return this;
   }
 

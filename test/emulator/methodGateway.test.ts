@@ -1,4 +1,6 @@
-import { RequestRewriter } from "../../emulator/core/methodGateway";
+import { createServer } from "node:http";
+import { connect } from "node:net";
+import { listenWithMethodRewriting, RequestRewriter } from "../../emulator/core/methodGateway";
 
 // A body that itself looks like a LIST request: only correct framing leaves it alone.
 const trap = "\r\n\r\nLIST /v1/c HTTP/1.1\r\n\r\n";
@@ -21,6 +23,27 @@ describe("RequestRewriter", () => {
       const out: Buffer[] = [];
       for (let i = 0; i < bytes.length; i += size) out.push(rewriter.push(bytes.subarray(i, i + size)));
       expect(Buffer.concat(out).toString("latin1")).toBe(expected);
+    }
+  });
+});
+
+describe("listenWithMethodRewriting", () => {
+  test("the HTTP server's keep-alive timeout still closes an idle connection", async () => {
+    const http = createServer((_req, res) => res.end("ok"));
+    http.keepAliveTimeout = 200;
+    const { server, port } = await listenWithMethodRewriting(http, "127.0.0.1", 0);
+    try {
+      const socket = connect(port, "127.0.0.1");
+      const answered = new Promise<string>((resolve) => socket.once("data", (d) => resolve(String(d))));
+      const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(Date.now())));
+      socket.write("LIST /v1/x HTTP/1.1\r\nHost: x\r\n\r\n");
+      expect(await answered).toMatch(/^HTTP\/1\.1 200 /);
+      const idleSince = Date.now();
+      const at = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 3000))]);
+      socket.destroy();
+      expect(at).toBeGreaterThanOrEqual(idleSince);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
