@@ -9,8 +9,8 @@ import type { EmulatorOptions } from "../emulator";
  */
 export interface EmulatorProcess {
   url: string;
-  /** Starts counting requests afresh. */
-  resetRequests(): Promise<void>;
+  /** Starts counting requests afresh; returns the stats just after. */
+  resetRequests(): Promise<EmulatorProcessStats>;
   /** Requests served since the last reset, and CPU milliseconds the emulator process has used so far. */
   stats(): Promise<EmulatorProcessStats>;
   close(): Promise<void>;
@@ -46,7 +46,7 @@ export async function startEmulatorProcess(options: EmulatorOptions): Promise<Em
     });
   return {
     url: ready.url,
-    resetRequests: async () => void (await ask("reset")),
+    resetRequests: async () => (await ask("reset")).stats!,
     stats: async () => (await ask("stats")).stats!,
     close: () => stop(child),
   };

@@ -79,8 +79,7 @@ async function run(fixture: Fixture, versions: [Registration[], Registration[]],
   const { engine } = stack;
   const bound = parallelism / (LATENCY_MS / 1000);
   const phase = async (command: () => Promise<unknown>): Promise<PhaseFigures> => {
-    await emulator.resetRequests();
-    const before = await emulator.stats();
+    const before = await emulator.resetRequests();
     const { ms: commandMs } = await timed(command);
     const after = await emulator.stats();
     // Operations only: the plugin's start (the same for every stack size) is reported under start-up.
