@@ -46,6 +46,11 @@ export function setRetryDefaults(settings: Partial<RetrySettings>): RetrySetting
   return previous;
 }
 
+/** The defaults in force for this process. */
+export function retryDefaults(): Readonly<RetrySettings> {
+  return processDefaults;
+}
+
 const RETRIABLE_STATUS = (s: number) => s === 412 || s === 429 || (s >= 500 && s !== 501);
 /** Statuses that say the request was not carried out, so that even a request unsafe to repeat may be sent again. */
 const NOT_PROCESSED_STATUS = (s: number) => s === 412 || s === 429;

@@ -1,3 +1,4 @@
+import { retryDefaults } from "../http/retry";
 import { ServiceError } from "../http/serviceError";
 
 export interface CreateOnceOptions<T> {
@@ -7,7 +8,7 @@ export interface CreateOnceOptions<T> {
   foreign(found: T): Error;
   /** Whether an error says the object exists already (what a create sent again after a lost answer may get). */
   isConflict(err: unknown): boolean;
-  /** POSTs sent at most. Default 4. */
+  /** POSTs sent at most. Default: one more than the retries a failed request gets (`maxRetries`). */
   maxAttempts?: number;
 }
 
@@ -23,7 +24,7 @@ export const createOnceStats = { ambiguous: 0, adopted: 0, resent: 0 };
  * again means the lost one did get through (the object just was not visible yet): it is looked for once more.
  */
 export async function createOnce<T>(create: () => Promise<T>, find: () => Promise<T | undefined>, options: CreateOnceOptions<T>): Promise<T> {
-  const maxAttempts = options.maxAttempts ?? 4;
+  const maxAttempts = options.maxAttempts ?? retryDefaults().maxRetries + 1;
   let uncertain = false;
   for (let attempt = 1; ; attempt++) {
     let failure: unknown;
