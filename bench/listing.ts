@@ -1,7 +1,7 @@
 import { startEmulator } from "../emulator";
 import { DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/access";
 import { closeSharedDispatchers } from "../provider/http/dispatcher";
-import { runTaskApi } from "../provider/runtask/services";
+import { runTaskEndpoints } from "../provider/services/runtask/endpoints";
 import { LATENCY_MS } from "./throughput";
 import { timed } from "./harness";
 
@@ -19,9 +19,10 @@ export async function listing(tasks = 10_000): Promise<ListingFigures> {
     for (let i = 0; i < tasks; i++) {
       emulator.runTask.store.addTask({ organization: "emulator-org", name: `t-${i}`, url: "https://h.example", category: "task", description: null, hmacKey: null, enabled: true, global: { enabled: false, stages: [], enforcementLevel: null } });
     }
-    const api = runTaskApi((key) => ({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key]);
+    const settings: Record<string, string> = { "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN };
+    const api = runTaskEndpoints((key) => settings[key]);
     emulator.requests.reset();
-    const { ms, value } = await timed(() => api.tasks.list("emulator-org"));
+    const { ms, value } = await timed(async () => (await api.listTasks("emulator-org")).items);
     if (value.length !== tasks) throw new Error(`listed ${value.length} of ${tasks} tasks`);
     return { tasks, requests: emulator.requests.total(), ms: Math.round(ms), latencyMs: LATENCY_MS };
   } finally {

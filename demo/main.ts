@@ -13,8 +13,8 @@ import { findPulumiCli, missingPulumiCliMessage } from "../automation/pulumiCli"
 import { startEmulator, type Emulator } from "../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
-import { SnapshotClient } from "../provider/snapshot/client";
-import { resolveSnapshotSettings } from "../provider/snapshot/settings";
+import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
+import { resolveSnapshotSettings } from "../provider/services/snapshot/settings";
 import { DEMO_USAGE, parseDemoArguments, type DemoOptions } from "./options";
 import { REPO, stageProject } from "./stage";
 import { demoStackConfig, type DemoSettings } from "./stackConfig";
@@ -173,7 +173,7 @@ class Demo {
   private async waitForSnapshot(name: string, config: ConfigMap): Promise<void> {
     say();
     say(`Waiting for the first snapshot of "${name}" (every ${SNAPSHOT_INTERVAL})...`);
-    const client = new SnapshotClient(resolveSnapshotSettings((key) => config[key]?.value, {}));
+    const client = new SnapshotEndpoints(resolveSnapshotSettings((key) => config[key]?.value, {}));
     const deadline = Date.now() + SNAPSHOT_WAIT_MS;
     while (Date.now() < deadline) {
       const status = await client.readStatus(name);

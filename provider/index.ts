@@ -4,31 +4,33 @@
  * `__provider` small and secret-free, and makes `read`/`delete` of old state run the installed code.
  */
 import { persistCompileCache, useCompileCache } from "./common/compileCache";
-import { setProviderConfig } from "./config/lookup";
-import type { runTaskProvider } from "./runtask/runTaskProvider";
-import type { workspaceRunTaskProvider } from "./runtask/workspaceRunTaskProvider";
-import type { snapshotAutoConfigProvider } from "./snapshot/provider";
+import { setProviderContext } from "./context";
+import type { ResourceProvider } from "./resource";
+import { newClientStats, type ClientTuning } from "./services/tuning";
 
 export interface ProviderConfig {
   get(key: string): string | undefined;
 }
 
-/** Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted). */
-export function configure(config: ProviderConfig): void {
+/**
+ * Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted). `tuning` is for
+ * tests and benchmarks: short retry waits, and counters to read.
+ */
+export function configure(config: ProviderConfig, tuning: ClientTuning = {}): void {
   useCompileCache();
-  setProviderConfig((key) => config.get(key));
+  setProviderContext({ config: (key) => config.get(key), tuning: { stats: newClientStats(), ...tuning } });
 }
 
 /** Each resource's provider, loaded when first used: a stack of one kind never loads the others. */
 export const providers = {
-  get snapshotAutoConfig(): typeof snapshotAutoConfigProvider {
-    return loaded("./snapshot/provider").snapshotAutoConfigProvider;
+  get snapshotAutoConfig(): ResourceProvider {
+    return loaded("./snapshotAutoConfig/provider").snapshotAutoConfigProvider;
   },
-  get runTask(): typeof runTaskProvider {
-    return loaded("./runtask/runTaskProvider").runTaskProvider;
+  get runTask(): ResourceProvider {
+    return loaded("./runTask/provider").runTaskProvider;
   },
-  get workspaceRunTask(): typeof workspaceRunTaskProvider {
-    return loaded("./runtask/workspaceRunTaskProvider").workspaceRunTaskProvider;
+  get workspaceRunTask(): ResourceProvider {
+    return loaded("./workspaceRunTask/provider").workspaceRunTaskProvider;
   },
 };
 

@@ -1,14 +1,20 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { EnforcementLevel, Stage } from "../provider/runtask/vocabulary";
+import { runTaskTable } from "../provider/runTask/fields";
+import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocabulary";
+import { outputKeys, secretArgs } from "../provider/table/derived";
+import { assertType } from "../provider/table/types";
 import provider = require("./shims/runTask");
+import type { ArgsMatchTable } from "./tableCheck";
 
 export type { EnforcementLevel, Stage };
 
 /** The spec's `global-configuration`: the task applied to every workspace of the organization. */
 export interface RunTaskGlobalArgs {
-  /** Default false. */
+  /** Whether the task applies to every workspace. Default false: leaving it (or `global`) out turns it off. */
   enabled?: pulumi.Input<boolean>;
+  /** Stages the global task runs at, in order. Left out, the service's stages stand. */
   stages?: pulumi.Input<pulumi.Input<Stage>[]>;
+  /** `advisory` or `mandatory`. Left out, the service's level stands. */
   enforcementLevel?: pulumi.Input<EnforcementLevel>;
 }
 
@@ -28,13 +34,18 @@ export interface RunTaskArgs {
    * kept (as a secret) and sent again only when it changes. Changing it rotates the key in place.
    */
   hmacKey?: pulumi.Input<string>;
-  /** Default true. */
+  /** Whether the task runs. Default true. */
   enabled?: pulumi.Input<boolean>;
-  /** Requires the organization's global run tasks feature. */
+  /**
+   * The task on every workspace of the organization; needs the organization's global run tasks feature to turn
+   * it on. Left out, the task is not global.
+   */
   global?: pulumi.Input<RunTaskGlobalArgs>;
   /** Take over an existing task of the same name in the organization instead of failing. */
   adopt?: pulumi.Input<boolean>;
 }
+
+assertType<ArgsMatchTable<RunTaskArgs, typeof runTaskTable>>(true);
 
 export interface RunTaskGlobal {
   enabled: boolean;
@@ -42,7 +53,8 @@ export interface RunTaskGlobal {
   enforcementLevel?: EnforcementLevel;
 }
 
-const OUTPUT_KEYS = ["organization", "name", "url", "description", "category", "hmacKey", "enabled", "global", "adopt", "taskId"];
+const OUTPUT_KEYS = outputKeys(runTaskTable.fields);
+const SECRET_ARGS = secretArgs(runTaskTable.fields);
 
 /** A run task of an organization. The resource id is the service's `task-...` id. */
 export class RunTask extends pulumi.dynamic.Resource {
@@ -53,6 +65,7 @@ export class RunTask extends pulumi.dynamic.Resource {
   declare readonly category: pulumi.Output<"task">;
   declare readonly hmacKey: pulumi.Output<string | undefined>;
   declare readonly enabled: pulumi.Output<boolean>;
+  /** The global settings the service holds (absent where the organization lacks the feature). */
   declare readonly global: pulumi.Output<RunTaskGlobal | undefined>;
   /** The `task-...` id, the same as the resource id. */
   declare readonly taskId: pulumi.Output<string>;
@@ -61,14 +74,7 @@ export class RunTask extends pulumi.dynamic.Resource {
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
     Object.assign(props, args, { name: args.name ?? name });
     // Secret in the stored inputs too, even when passed as a plain string.
-    if (props.hmacKey !== undefined) props.hmacKey = pulumi.secret(props.hmacKey);
-    super(
-      provider,
-      name,
-      props,
-      { ...opts, additionalSecretOutputs: ["hmacKey", ...(opts?.additionalSecretOutputs ?? [])] },
-      "runtask",
-      "RunTask",
-    );
+    for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    super(provider, name, props, { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] }, "runtask", "RunTask");
   }
 }

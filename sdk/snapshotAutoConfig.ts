@@ -1,6 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ALL_STORAGE_FIELDS, SECRET_ARGS, type StorageType } from "../provider/snapshot/fields";
+import { snapshotAutoConfigTable, type StorageType } from "../provider/snapshotAutoConfig/fields";
+import { outputKeys, secretArgs } from "../provider/table/derived";
+import { assertType } from "../provider/table/types";
 import provider = require("./shims/snapshotAutoConfig");
+import type { ArgsMatchTable } from "./tableCheck";
 
 export type { StorageType };
 
@@ -16,6 +19,7 @@ export interface SnapshotAutoConfigArgs {
   pathPrefix: pulumi.Input<string>;
   /** Snapshot names start with this. Default `service-snapshot`. */
   filePrefix?: pulumi.Input<string>;
+  /** Where snapshots go: `local`, `cloudA-s3`, `cloudB-blob` or `cloudC-gcs`; selects the parameters below. */
   storageType: pulumi.Input<StorageType>;
 
   /** `local`: maximum bytes for all snapshots with this file prefix (required). */
@@ -25,44 +29,58 @@ export interface SnapshotAutoConfigArgs {
   cloudAS3Bucket?: pulumi.Input<string>;
   /** `cloudA-s3`: region of the bucket (required). */
   cloudAS3Region?: pulumi.Input<string>;
-  /** `cloudA-s3`: access key id (secret). */
+  /** `cloudA-s3`: access key id (secret). Without it, the service's own cloud credentials are used. */
   cloudAAccessKeyId?: pulumi.Input<string>;
   /** `cloudA-s3`: secret access key (secret). */
   cloudASecretAccessKey?: pulumi.Input<string>;
   /** `cloudA-s3`: session token (secret). */
   cloudASessionToken?: pulumi.Input<string>;
+  /** `cloudA-s3`: endpoint, for an S3-compatible implementation other than the provider's. */
   cloudAS3Endpoint?: pulumi.Input<string>;
+  /** `cloudA-s3`: disables TLS to the endpoint (testing only). */
   cloudAS3DisableTls?: pulumi.Input<boolean>;
+  /** `cloudA-s3`: `endpoint/bucket` URLs instead of `bucket.endpoint`. */
   cloudAS3ForcePathStyle?: pulumi.Input<boolean>;
-  /** Cannot be combined with `cloudAS3ServerSideEncryption`. */
+  /** `cloudA-s3`: encrypt with a key-management service. Cannot be combined with `cloudAS3ServerSideEncryption`. */
   cloudAS3EnableKms?: pulumi.Input<boolean>;
+  /** `cloudA-s3`: encrypt with AES256 server-side encryption. */
   cloudAS3ServerSideEncryption?: pulumi.Input<boolean>;
+  /** `cloudA-s3`: the named key used when `cloudAS3EnableKms` is true. */
   cloudAS3KmsKey?: pulumi.Input<string>;
 
   /** `cloudC-gcs`: bucket (required). */
   cloudCGcsBucket?: pulumi.Input<string>;
   /** `cloudC-gcs`: service account key, a JSON document in a string (secret). */
   cloudCServiceAccountKey?: pulumi.Input<string>;
+  /** `cloudC-gcs`: endpoint, for an implementation other than the provider's. */
   cloudCEndpoint?: pulumi.Input<string>;
+  /** `cloudC-gcs`: disables TLS to the endpoint (testing only). */
   cloudCDisableTls?: pulumi.Input<boolean>;
 
   /** `cloudB-blob`: container (required). */
   cloudBContainerName?: pulumi.Input<string>;
+  /** `cloudB-blob`: account name. */
   cloudBAccountName?: pulumi.Input<string>;
-  /** `shared` or `managed`. */
+  /** `cloudB-blob`: `shared` or `managed` authentication. */
   cloudBAuthMode?: pulumi.Input<"shared" | "managed">;
   /** `cloudB-blob`: account key for `shared` authentication (secret). */
   cloudBAccountKey?: pulumi.Input<string>;
+  /** `cloudB-blob`: client id for `managed` authentication. */
   cloudBClientId?: pulumi.Input<string>;
+  /** `cloudB-blob`: blob environment. */
   cloudBBlobEnvironment?: pulumi.Input<string>;
+  /** `cloudB-blob`: blob storage endpoint, for an implementation other than the provider's. */
   cloudBEndpoint?: pulumi.Input<string>;
 
   /** Take over an existing configuration of the same name instead of failing. */
   adopt?: pulumi.Input<boolean>;
 }
 
+assertType<ArgsMatchTable<SnapshotAutoConfigArgs, typeof snapshotAutoConfigTable>>(true);
+
 /** Every output key, so the engine reports each of them (keys absent from the inputs never become outputs). */
-const OUTPUT_KEYS = ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...ALL_STORAGE_FIELDS.map((f) => f.arg)];
+const OUTPUT_KEYS = outputKeys(snapshotAutoConfigTable.fields);
+const SECRET_ARGS = secretArgs(snapshotAutoConfigTable.fields);
 
 /**
  * A named automated snapshot configuration of the storage service. The resource id is the configuration name.

@@ -1,12 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { EnforcementLevel, Stage } from "../provider/runtask/vocabulary";
+import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocabulary";
+import { outputKeys } from "../provider/table/derived";
+import { assertType } from "../provider/table/types";
+import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
 import provider = require("./shims/workspaceRunTask");
+import type { ArgsMatchTable } from "./tableCheck";
 
 export interface WorkspaceRunTaskArgs {
   /** The workspace (`ws-...`). Changing it replaces the association. */
   workspaceId: pulumi.Input<string>;
   /** The run task (`task-...`), e.g. `runTask.id`. Changing it replaces the association. */
   taskId: pulumi.Input<string>;
+  /** `advisory` (a failing task warns) or `mandatory` (a failing task stops the run). */
   enforcementLevel: pulumi.Input<EnforcementLevel>;
   /** Lifecycle stages, in order. Default `["post_plan"]`. */
   stages?: pulumi.Input<pulumi.Input<Stage>[]>;
@@ -16,7 +21,9 @@ export interface WorkspaceRunTaskArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-const OUTPUT_KEYS = ["workspaceId", "taskId", "enforcementLevel", "stages", "stage", "adopt", "workspaceTaskId"];
+assertType<ArgsMatchTable<WorkspaceRunTaskArgs, typeof workspaceRunTaskTable>>(true);
+
+const OUTPUT_KEYS = outputKeys(workspaceRunTaskTable.fields);
 
 /** The association of a run task to a workspace. The resource id is the service's `wstask-...` id. */
 export class WorkspaceRunTask extends pulumi.dynamic.Resource {

@@ -1,22 +1,11 @@
 /**
- * A source of stack configuration by fully qualified key (`snapshot:address`). In the plugin it is the config
- * the engine hands to `configure()` (the whole stack config, secrets decrypted); in a program it is
- * `pulumi.Config`. Settings fall back to the environment when the key is not set.
+ * A source of stack configuration by fully qualified key (`snapshot:address`). In the plugins it is the config
+ * the engine hands over (secrets decrypted); in a program it is `pulumi.Config`. Settings fall back to the
+ * environment when the key is not set.
  */
 export type ConfigLookup = (key: string) => string | undefined;
 
 export const emptyLookup: ConfigLookup = () => undefined;
-
-let providerLookup: ConfigLookup = emptyLookup;
-
-/** Called from the provider's `configure()`; later calls replace the source (the engine reconfigures). */
-export function setProviderConfig(lookup: ConfigLookup): void {
-  providerLookup = lookup;
-}
-
-export function providerConfig(): ConfigLookup {
-  return providerLookup;
-}
 
 /** The stack config value of `key`, else the environment variable, else undefined. Blank counts as unset. */
 export function setting(lookup: ConfigLookup, key: string, envVar: string, env: NodeJS.ProcessEnv = process.env): string | undefined {

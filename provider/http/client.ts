@@ -106,7 +106,7 @@ export class HttpClient {
     const bound = this.options.retry?.bound;
     const boundReached = (when: string): AttemptOutcome => ({
       kind: "error",
-      error: this.transportError(method, path, `operation time bound of ${seconds(bound!.ms)} reached ${when}`, opts),
+      error: this.transportError(method, path, `operation time bound of ${seconds(bound!.ms)} reached ${when}`, opts, true),
       sent: false,
     });
     if (remainingMs(this.options.retry) <= 0) return boundReached("before the request was sent");
@@ -141,13 +141,30 @@ export class HttpClient {
     } catch (err) {
       // Once headers timed out or the connection dropped mid-response, the server may have acted on it.
       sent = sent || isAfterSend(err);
-      const detail = !isTimeout(err)
+      const timedOut = isTimeout(err);
+      const detail = !timedOut
         ? describeTransportError(err)
         : cutShort
           ? `no response before the operation's time bound of ${seconds(bound!.ms)}`
           : `no response within ${seconds(this.timeoutMs)}`;
-      return { kind: "error", error: this.transportError(method, path, detail, opts), sent };
+      return { kind: "error", error: this.transportError(method, path, detail, opts, timedOut), sent };
     }
+  }
+
+  /**
+   * The path (below the base address) and query of an absolute URL of this service, as a server gives them in
+   * links; undefined for a URL elsewhere, which must not be sent the client's credentials.
+   */
+  pathOf(url: string | undefined): { path: string; query: Record<string, string> } | undefined {
+    if (!url) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(url, this.origin);
+    } catch {
+      return undefined;
+    }
+    if (parsed.origin !== this.origin || !parsed.pathname.startsWith(`${this.basePath}/`)) return undefined;
+    return { path: parsed.pathname.slice(this.basePath.length), query: Object.fromEntries(parsed.searchParams) };
   }
 
   private pathAndQuery(path: string, query?: RequestOptions["query"]): string {
@@ -162,29 +179,37 @@ export class HttpClient {
   }
 
   private finalError(method: HttpMethod, path: string, outcome: AttemptOutcome, opts: RequestOptions, idempotent: boolean, attempts: number): ServiceError {
-    if (outcome.kind === "error") {
-      const error = outcome.error.withAttempts(attempts);
-      error.ambiguous = outcome.sent && !idempotent;
-      return error;
-    }
-    const error = this.statusError(method, path, outcome.response, opts, attempts);
+    if (outcome.kind === "error") return outcome.error.with({ attempts, ambiguous: outcome.sent && !idempotent });
     // A server or gateway failure on a request that is not safe to repeat says nothing of whether it was carried
     // out (a 503 from a proxy may come after the origin acted). 501 says the method is not supported at all.
     const status = outcome.response.status;
-    error.ambiguous = !idempotent && status >= 500 && status !== 501;
-    return error;
+    return this.statusError(method, path, outcome.response, opts, attempts, !idempotent && status >= 500 && status !== 501);
   }
 
-  private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions, attempts: number): ServiceError {
+  private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions, attempts: number, ambiguous: boolean): ServiceError {
     const secrets = this.secrets(opts);
     const messages = serverMessages(res.body).map((m) => redact(m, secrets));
     const hint = this.options.hint?.(res.status, messages);
-    return new ServiceError(this.service, method, redact(path, secrets), res.status, hint ? [...messages, hint] : messages, undefined, attempts);
+    return new ServiceError({
+      service: this.service,
+      method,
+      path: redact(path, secrets),
+      status: res.status,
+      messages: hint ? [...messages, hint] : messages,
+      attempts,
+      ambiguous,
+    });
   }
 
-  private transportError(method: HttpMethod, path: string, detail: string, opts: RequestOptions): ServiceError {
+  private transportError(method: HttpMethod, path: string, detail: string, opts: RequestOptions, timedOut = false): ServiceError {
     const secrets = this.secrets(opts);
-    return new ServiceError(this.service, method, redact(path, secrets), undefined, [], redact(detail, secrets));
+    return new ServiceError({
+      service: this.service,
+      method,
+      path: redact(path, secrets),
+      detail: redact(detail, secrets),
+      code: timedOut ? "timeout" : "network",
+    });
   }
 }
 

@@ -37,20 +37,6 @@ export interface RetrySettings {
 
 export const DEFAULT_RETRY: Readonly<RetrySettings> = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 20_000, budgetMs: 5 * 60_000 };
 
-let processDefaults: RetrySettings = { ...DEFAULT_RETRY };
-
-/** Replaces the defaults for this process (tests use short waits); returns the previous ones. */
-export function setRetryDefaults(settings: Partial<RetrySettings>): RetrySettings {
-  const previous = processDefaults;
-  processDefaults = { ...processDefaults, ...settings };
-  return previous;
-}
-
-/** The defaults in force for this process. */
-export function retryDefaults(): Readonly<RetrySettings> {
-  return processDefaults;
-}
-
 const RETRIABLE_STATUS = (s: number) => s === 412 || s === 429 || (s >= 500 && s !== 501);
 /** Statuses that say the request was not carried out, so that even a request unsafe to repeat may be sent again. */
 const NOT_PROCESSED_STATUS = (s: number) => s === 412 || s === 429;
@@ -60,11 +46,20 @@ export interface RetryStats {
   byReason: Record<string, number>;
 }
 
-/** Process-wide counts of retries, for tests and benchmarks. */
-export const retryStats: RetryStats = { retries: 0, byReason: {} };
+export function newRetryStats(): RetryStats {
+  return { retries: 0, byReason: {} };
+}
 
-export function retryPolicy(settings: Partial<RetrySettings> = {}, random: () => number = Math.random, now: () => number = Date.now): RetryPolicy {
-  const s = { ...processDefaults, ...dropUndefined(settings) };
+/**
+ * The policy of one operation: `settings` over the defaults, retries counted in `stats` when given (tests and
+ * benchmarks read them).
+ */
+export function retryPolicy(
+  { stats, ...settings }: Partial<RetrySettings> & { stats?: RetryStats } = {},
+  random: () => number = Math.random,
+  now: () => number = Date.now,
+): RetryPolicy {
+  const s = retrySettings(settings);
   const deadline = now() + s.budgetMs;
   return {
     bound: { deadline, ms: s.budgetMs },
@@ -77,15 +72,20 @@ export function retryPolicy(settings: Partial<RetrySettings> = {}, random: () =>
       const backoff = Math.min(s.maxDelayMs, s.baseDelayMs * 2 ** (attempt - 1));
       const delay = told !== undefined ? Math.min(told + random() * s.baseDelayMs, s.budgetMs) : random() * backoff;
       if (now() + delay > deadline) return undefined;
-      retryStats.retries++;
-      retryStats.byReason[reason] = (retryStats.byReason[reason] ?? 0) + 1;
+      if (stats) {
+        stats.retries++;
+        stats.byReason[reason] = (stats.byReason[reason] ?? 0) + 1;
+      }
       return Math.round(delay);
     },
   };
 }
 
-function dropUndefined(o: Partial<RetrySettings>): Partial<RetrySettings> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+/** `settings` over the defaults; unset (undefined) values take the default. */
+export function retrySettings(...layers: Partial<RetrySettings>[]): RetrySettings {
+  const out: RetrySettings = { ...DEFAULT_RETRY };
+  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined) out[k as keyof RetrySettings] = v;
+  return out;
 }
 
 function retryReason(outcome: AttemptOutcome, idempotent: boolean): string | undefined {

@@ -1,55 +1,76 @@
+import { codeOfStatus, type ErrorCode } from "./errorCode";
+
+export type { ErrorCode };
+
+export interface ServiceErrorOptions {
+  /** Name used in messages, e.g. "run task service". */
+  service: string;
+  method: string;
+  path: string;
+  /** The answer's status; absent when no answer came (the connection failed, or the time ran out). */
+  status?: number;
+  /** The server's messages, redacted, with any advice appended. */
+  messages?: string[];
+  /** What went wrong without an answer (a transport failure), redacted. */
+  detail?: string;
+  /** Attempts made, retries included. */
+  attempts?: number;
+  /** Whether the request may have been acted on although no answer says so (see `ambiguous`). */
+  ambiguous?: boolean;
+  /** The stable code; by default the one of the status (or `network`). */
+  code?: ErrorCode;
+  cause?: unknown;
+}
+
 /**
- * An HTTP call that failed: which call, what the server said. Never carries a token: messages are redacted by
- * the client before the error is built.
+ * An HTTP call that failed: which call, what the server said, and a stable `code` callers branch on (never the
+ * text of a message). Never carries a token: messages are redacted before the error is built.
  */
 export class ServiceError extends Error {
+  readonly service: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly messages: string[];
+  readonly detail: string | undefined;
+  readonly attempts: number;
+  readonly code: ErrorCode;
   /**
    * The request may have been acted on although no answer says so (the connection dropped or timed out after
    * it was sent, or a server or gateway failed while handling it). Set only for requests that are not safe to
    * repeat: only the caller can resolve it, by looking for what the request would have made.
    */
-  ambiguous = false;
+  readonly ambiguous: boolean;
 
-  constructor(
-    readonly service: string,
-    readonly method: string,
-    readonly path: string,
-    readonly status: number | undefined,
-    readonly messages: string[],
-    readonly detail?: string,
-    /** Attempts made, retries included. */
-    readonly attempts = 1,
-  ) {
-    super(ServiceError.format(service, method, path, status, messages, detail, attempts));
+  constructor(private readonly options: ServiceErrorOptions) {
+    super(ServiceError.format(options), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ServiceError";
+    this.service = options.service;
+    this.method = options.method;
+    this.path = options.path;
+    this.status = options.status;
+    this.messages = options.messages ?? [];
+    this.detail = options.detail;
+    this.attempts = options.attempts ?? 1;
+    this.ambiguous = options.ambiguous ?? false;
+    this.code = options.code ?? (options.status === undefined ? "network" : codeOfStatus(options.status));
   }
 
-  static format(
-    service: string,
-    method: string,
-    path: string,
-    status: number | undefined,
-    messages: string[],
-    detail?: string,
-    attempts = 1,
-  ): string {
+  static format({ service, method, path, status, messages = [], detail, attempts = 1 }: ServiceErrorOptions): string {
     const head = `${service}: ${method} ${path}`;
-    const what = status === undefined ? detail ?? "request failed" : `HTTP ${status}`;
+    const what = status === undefined ? (detail ?? "request failed") : `HTTP ${status}`;
     const tries = attempts > 1 ? `, ${attempts} attempts` : "";
     const tail = messages.length > 0 ? `: ${messages.join("; ")}` : detail && status !== undefined ? `: ${detail}` : "";
     return `${head} failed (${what}${tries})${tail}`;
   }
 
-  /** The same failure, counted over `attempts` attempts. */
-  withAttempts(attempts: number): ServiceError {
-    if (attempts === this.attempts) return this;
-    const again = new ServiceError(this.service, this.method, this.path, this.status, this.messages, this.detail, attempts);
-    again.ambiguous = this.ambiguous;
-    return again;
+  /** The same failure with some options changed (attempts counted, ambiguity known, advice added). */
+  with(changes: Partial<ServiceErrorOptions>): ServiceError {
+    return new ServiceError({ ...this.options, ...changes });
   }
 }
 
-/** True for a ServiceError with one of the given statuses. */
-export function isStatus(err: unknown, ...statuses: number[]): err is ServiceError {
-  return err instanceof ServiceError && err.status !== undefined && statuses.includes(err.status);
+/** True for a ServiceError with one of the given codes. */
+export function hasCode(err: unknown, ...codes: ErrorCode[]): err is ServiceError {
+  return err instanceof ServiceError && codes.includes(err.code);
 }

@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as ts from "typescript";
-import { diffRunTask } from "../../provider/runtask/runTaskDiff";
-import { RUNTASK_SETTING_KEYS } from "../../provider/runtask/settings";
-import { checkWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskCheck";
-import { diffWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskDiff";
-import { diffSnapshotAutoConfig } from "../../provider/snapshot/diff";
-import { SECRET_ARGS } from "../../provider/snapshot/fields";
-import { SNAPSHOT_SETTING_KEYS } from "../../provider/snapshot/settings";
+import { diffRunTask } from "../../provider/runTask/diff";
+import { RUNTASK_SETTING_KEYS } from "../../provider/services/runtask/settings";
+import { checkWorkspaceRunTask } from "../../provider/workspaceRunTask/check";
+import { diffWorkspaceRunTask } from "../../provider/workspaceRunTask/diff";
+import { diffSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/diff";
+import { snapshotAutoConfigTable } from "../../provider/snapshotAutoConfig/fields";
+import { secretArgs } from "../../provider/table/derived";
+import { SNAPSHOT_SETTING_KEYS } from "../../provider/services/snapshot/settings";
 
 /**
  * The README is checked against the code: its TypeScript blocks compile against the package's types, its
@@ -117,7 +118,7 @@ describe("the README matches the code", () => {
         const base = { name: "n", interval: 60, retain: 1, filePrefix: "service-snapshot" };
         return diffSnapshotAutoConfig({ ...base, [arg]: arg === "interval" ? 60 : 1 }, { ...base, [arg]: arg === "interval" ? 120 : 2 });
       },
-      secrets: [...SECRET_ARGS],
+      secrets: secretArgs(snapshotAutoConfigTable.fields),
     },
     {
       heading: "### `RunTask`",

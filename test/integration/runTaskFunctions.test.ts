@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { RunTaskHttp } from "../../provider/runtask/client";
+import { RunTaskHttp } from "../../provider/services/runtask/client";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { getRunTask, getWorkspaceRunTask, listRunTasks, listWorkspaceRunTasks } from "../../sdk";

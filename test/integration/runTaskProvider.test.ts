@@ -1,8 +1,8 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import type { RunTaskEmulatorOptions } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
-import { runTaskProvider as tasks } from "../../provider/runtask/runTaskProvider";
-import { workspaceRunTaskProvider as wsTasks } from "../../provider/runtask/workspaceRunTaskProvider";
+import { runTaskProvider as tasks } from "../../provider/runTask/provider";
+import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
 
 let emulator: Emulator;

@@ -1,9 +1,8 @@
 import { startEmulator, type Emulator, type Interceptor, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
-import { setRetryDefaults, type RetrySettings } from "../../provider/http/retry";
-import { createOnceStats } from "../../provider/runtask/createOnce";
-import { runTaskProvider as tasks } from "../../provider/runtask/runTaskProvider";
-import { workspaceRunTaskProvider as wsTasks } from "../../provider/runtask/workspaceRunTaskProvider";
+import { newClientStats } from "../../provider/services/tuning";
+import { runTaskProvider as tasks } from "../../provider/runTask/provider";
+import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
 
 /**
@@ -14,19 +13,21 @@ type Props = Record<string, any>;
 type Verdict = ReturnType<Interceptor>;
 
 let emulator: Emulator;
-let previous: RetrySettings;
+const stats = newClientStats();
+const createOnceStats = stats.creates;
 /** The faults still to inject on create POSTs, first to last; other requests pass. */
 let planned: Verdict[] = [];
 
 beforeAll(async () => {
-  previous = setRetryDefaults({ baseDelayMs: 5, maxDelayMs: 50 });
   emulator = await startEmulator({
     interceptors: [(req, route) => (req.method === "POST" && route.endsWith("/tasks") ? planned.shift() : undefined)],
   });
-  configureProvider({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org" });
+  configureProvider(
+    { "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org" },
+    { retry: { baseDelayMs: 5, maxDelayMs: 50 }, stats },
+  );
 });
 afterAll(async () => {
-  setRetryDefaults(previous);
   await emulator.close();
   await closeSharedDispatchers();
 });

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { STORAGE_FIELDS } from "../../provider/snapshot/fields";
+import { snapshotAutoConfigTable, STORAGE_TYPES } from "../../provider/snapshotAutoConfig/fields";
+import { groupMembers } from "../../provider/table/derived";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { configureProvider } from "../support/providerConfig";
 
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 const ARGUMENTS: Record<Kind, string[]> = {
-  snapshotAutoConfig: ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...Object.values(STORAGE_FIELDS).flat().map((f) => f.arg)],
+  snapshotAutoConfig: ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...STORAGE_TYPES.flatMap((t) => groupMembers(snapshotAutoConfigTable.fields, t))],
   runTask: ["organization", "name", "url", "description", "category", "hmacKey", "enabled", "global", "adopt"],
   workspaceRunTask: ["workspaceId", "taskId", "enforcementLevel", "stages", "stage", "adopt"],
 };

@@ -1,8 +1,7 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
-import { retryStats, setRetryDefaults, type RetrySettings } from "../../provider/http/retry";
-import { createOnceStats } from "../../provider/runtask/createOnce";
+import { newClientStats } from "../../provider/services/tuning";
 import { configureProvider } from "../support/providerConfig";
 
 /**
@@ -30,7 +29,9 @@ interface Resource {
 }
 
 let emulator: Emulator;
-let previous: RetrySettings;
+const stats = newClientStats();
+const retryStats = stats.retries;
+const createOnceStats = stats.creates;
 const state = new Map<string, Resource>();
 const figures = {
   operations: {} as Record<string, number>,
@@ -46,18 +47,14 @@ const figures = {
 };
 
 beforeAll(async () => {
-  previous = setRetryDefaults({ maxRetries: 8, baseDelayMs: 20, maxDelayMs: 400, budgetMs: BOUND_MS });
   emulator = await startEmulator({ snapshot: { takeSnapshots: false }, faults: { seed: 20261123, rates: RATES, rateLimitPerSecond: 30 } });
   configureProvider({
     "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
     "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org",
-  });
-  Object.assign(retryStats, { retries: 0, byReason: {} });
-  Object.assign(createOnceStats, { ambiguous: 0, adopted: 0, resent: 0 });
+  }, { retry: { maxRetries: 8, baseDelayMs: 20, maxDelayMs: 400, budgetMs: BOUND_MS }, stats });
 });
 
 afterAll(async () => {
-  setRetryDefaults(previous);
   await emulator.close();
   await closeSharedDispatchers();
 });

@@ -2,7 +2,6 @@ import { inspect } from "node:util";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
-import { setRetryDefaults, type RetrySettings } from "../../provider/http/retry";
 import { configureProvider } from "../support/providerConfig";
 
 /**
@@ -12,7 +11,6 @@ import { configureProvider } from "../support/providerConfig";
  * anything written to stdout or stderr.
  */
 let emulator: Emulator;
-let previous: RetrySettings;
 const printed: string[] = [];
 /** What reached the service: bodies and headers. */
 const seen: string[] = [];
@@ -43,7 +41,6 @@ function echo(req: { method: string; path: string; rawBody: string; headers: unk
 }
 
 beforeAll(async () => {
-  previous = setRetryDefaults({ maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 });
   emulator = await startEmulator({
     snapshot: { tokens: { [CANARIES.snapshotToken]: { sudo: true } } },
     runTask: { tokens: { [CANARIES.runTaskToken]: { owner: true, manageRunTasks: true, manageWorkspaceRunTasks: true } } },
@@ -52,7 +49,7 @@ beforeAll(async () => {
   configureProvider({
     "snapshot:address": emulator.url, "snapshot:token": CANARIES.snapshotToken,
     "runtask:address": emulator.url, "runtask:token": CANARIES.runTaskToken, "runtask:organization": "emulator-org",
-  });
+  }, { retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 } });
   for (const stream of ["log", "warn", "error", "info", "debug"] as const) {
     jest.spyOn(console, stream).mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")));
   }
@@ -67,7 +64,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   jest.restoreAllMocks();
-  setRetryDefaults(previous);
   await emulator.close();
   await closeSharedDispatchers();
 });

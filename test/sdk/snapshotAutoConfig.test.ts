@@ -32,7 +32,7 @@ describe("SnapshotAutoConfig resource class", () => {
     const r = new SnapshotAutoConfig("s2", { interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" });
     const opts = (r as unknown as { __opts?: pulumi.CustomResourceOptions }).__opts;
     // The options are not public; assert through the documented constant instead when unavailable.
-    const secrets = opts?.additionalSecretOutputs ?? require("../../provider/snapshot/fields").SECRET_ARGS;
+    const secrets = opts?.additionalSecretOutputs ?? require("../../provider/table/derived").secretArgs(require("../../provider/snapshotAutoConfig/fields").snapshotAutoConfigTable.fields);
     expect([...secrets].sort()).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudBAccountKey", "cloudCServiceAccountKey"]);
   });
 });

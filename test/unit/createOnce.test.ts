@@ -1,4 +1,4 @@
-import { createOnce, type CreateOnceOptions } from "../../provider/runtask/createOnce";
+import { createOnce, type CreateOnceOptions } from "../../provider/services/createOnce";
 import { ServiceError } from "../../provider/http/serviceError";
 
 interface Obj {
@@ -6,8 +6,8 @@ interface Obj {
   url: string;
 }
 
-const lost = () => Object.assign(new ServiceError("s", "POST", "/tasks", undefined, [], "UND_ERR_SOCKET: other side closed"), { ambiguous: true });
-const taken = () => new ServiceError("s", "POST", "/tasks", 422, ["Name has already been taken"]);
+const lost = () => new ServiceError({ service: "s", method: "POST", path: "/tasks", detail: "UND_ERR_SOCKET: other side closed", ambiguous: true });
+const taken = () => new ServiceError({ service: "s", method: "POST", path: "/tasks", status: 422, messages: ["Name has already been taken"] });
 const options: CreateOnceOptions<Obj> = {
   matches: (o) => o.url === "https://mine.example",
   foreign: (o) => new Error(`exists already: ${o.id}`),
@@ -70,7 +70,7 @@ describe("createOnce", () => {
   });
 
   test("an error that says the request was not acted on is thrown as it is", async () => {
-    const s = script([new ServiceError("s", "POST", "/tasks", 400, ["bad"])], []);
+    const s = script([new ServiceError({ service: "s", method: "POST", path: "/tasks", status: 400, messages: ["bad"] })], []);
     await expect(createOnce(s.create, s.find, options)).rejects.toThrow("HTTP 400");
     expect(s.calls.find).toBe(0);
   });

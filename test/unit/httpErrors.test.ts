@@ -22,13 +22,13 @@ describe("serverMessages", () => {
 
 describe("ServiceError", () => {
   test("names the call, the status and the server's messages", () => {
-    const e = new ServiceError("run task service", "PATCH", "/tasks/task-1", 422, ["a: b", "c"]);
+    const e = new ServiceError({ service: "run task service", method: "PATCH", path: "/tasks/task-1", status: 422, messages: ["a: b", "c"] });
     expect(e.message).toBe("run task service: PATCH /tasks/task-1 failed (HTTP 422): a: b; c");
     expect([e.method, e.path, e.status]).toEqual(["PATCH", "/tasks/task-1", 422]);
   });
 
   test("describes a failure without a response", () => {
-    expect(new ServiceError("snapshot service", "GET", "/x", undefined, [], "ECONNREFUSED: connect failed").message).toBe(
+    expect(new ServiceError({ service: "snapshot service", method: "GET", path: "/x", detail: "ECONNREFUSED: connect failed" }).message).toBe(
       "snapshot service: GET /x failed (ECONNREFUSED: connect failed)",
     );
   });

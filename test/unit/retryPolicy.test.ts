@@ -3,7 +3,7 @@ import { retryPolicy, serverDelayMs } from "../../provider/http/retry";
 import { ServiceError } from "../../provider/http/serviceError";
 
 const response = (status: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: "response", response: { status, headers, body: undefined } });
-const transport = (sent: boolean): AttemptOutcome => ({ kind: "error", error: new ServiceError("s", "GET", "/x", undefined, [], "ECONNRESET"), sent });
+const transport = (sent: boolean): AttemptOutcome => ({ kind: "error", error: new ServiceError({ service: "s", method: "GET", path: "/x", detail: "ECONNRESET" }), sent });
 const GET = { method: "GET" as const, idempotent: true };
 const POST = { method: "POST" as const, idempotent: false };
 

@@ -1,5 +1,5 @@
-import { checkRunTask } from "../../provider/runtask/runTaskCheck";
-import { diffRunTask } from "../../provider/runtask/runTaskDiff";
+import { checkRunTask } from "../../provider/runTask/check";
+import { diffRunTask } from "../../provider/runTask/diff";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const base = { name: "scanner", url: "https://hooks.example.com/scan" };

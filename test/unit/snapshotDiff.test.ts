@@ -1,5 +1,5 @@
-import { diffSnapshotAutoConfig } from "../../provider/snapshot/diff";
-import { checkSnapshotAutoConfig } from "../../provider/snapshot/check";
+import { diffSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/diff";
+import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/check";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const stored = {

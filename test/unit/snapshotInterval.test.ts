@@ -1,4 +1,4 @@
-import { parseInterval } from "../../provider/snapshot/interval";
+import { parseInterval } from "../../provider/snapshotAutoConfig/interval";
 
 describe("parseInterval", () => {
   test.each([

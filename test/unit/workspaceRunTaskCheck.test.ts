@@ -1,5 +1,5 @@
-import { checkWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskCheck";
-import { diffWorkspaceRunTask } from "../../provider/runtask/workspaceRunTaskDiff";
+import { checkWorkspaceRunTask } from "../../provider/workspaceRunTask/check";
+import { diffWorkspaceRunTask } from "../../provider/workspaceRunTask/diff";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const base = { workspaceId: "ws-abc", taskId: "task-xyz", enforcementLevel: "advisory" };

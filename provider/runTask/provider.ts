@@ -1,0 +1,153 @@
+import { toPlainJson } from "../common/plainJson";
+import { providerContext } from "../context";
+import { hasCode } from "../http/serviceError";
+import { GONE, type ResourceProvider } from "../resource";
+import { createOnce } from "../services/createOnce";
+import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
+import type { ResourceObject } from "../services/runtask/jsonApi";
+import { notProvenGone, refusedCreate } from "../services/runtask/outcomes";
+import { defaultOrganization } from "../services/runtask/settings";
+import { outcomeOf } from "../table/diff";
+import { checkRunTask } from "./check";
+import { diffRunTaskDetail } from "./diff";
+import { asksForGlobal, sameGlobal } from "./fields";
+import { globalToSend, inputsOf, reportedGlobal, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
+
+type Props = Record<string, unknown>;
+
+function endpoints(): RunTaskEndpoints {
+  const { config, tuning } = providerContext();
+  return runTaskEndpoints(config, tuning);
+}
+
+function stateOf(props: Props): RunTaskState {
+  const { __provider: _p, taskId: _t, ...rest } = props;
+  return { ...rest, organization: String(rest.organization ?? ""), name: String(rest.name ?? ""), url: String(rest.url ?? "") };
+}
+
+/** Outputs: the arguments as applied, the global settings the service holds, and the task id. */
+function outputs(s: RunTaskState, task: ResourceObject, sentGlobal?: RunTaskState["global"]): Props {
+  const global = reportedGlobal(task) ?? sentGlobal ?? s.global;
+  return toPlainJson({ ...s, global, taskId: task.id }) as Props;
+}
+
+function secretsOf(write: TaskWrite): string[] {
+  return write.hmacKey ? [write.hmacKey] : [];
+}
+
+function taskExists(s: RunTaskState): Error {
+  return refusedCreate(`a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`);
+}
+
+/**
+ * The organization answers without `global-configuration` where it lacks the global run tasks feature; the
+ * service then ignores the settings silently, which would leave the program claiming what is not so.
+ */
+function globalUnsupported(s: RunTaskState): Error {
+  return new Error(
+    `organization "${s.organization}" does not support global run tasks (the service answered without global-configuration): ` +
+      `remove \`global\` from RunTask "${s.name}", or enable the feature for the organization`,
+  );
+}
+
+/**
+ * Whether a task found after a create's answer was lost is the one that create made: same attributes as sent
+ * (the HMAC key cannot be compared, the service never returns it). A task of that name that differs was there
+ * before, and is not taken over without `adopt`.
+ */
+function isWhatWasSent(found: RunTaskState, sent: RunTaskState): boolean {
+  return found.url === sent.url && (found.description ?? "") === (sent.description ?? "") && found.category === sent.category && found.enabled === sent.enabled;
+}
+
+async function findByName(api: RunTaskEndpoints, organization: string, name: string): Promise<ResourceObject | undefined> {
+  return (await api.listTasks(organization)).items.find((t) => t.attributes.name === name);
+}
+
+/** The organization of a task in state, or the provider's default one (an import knows only the id). */
+function organizationOf(s: RunTaskState): string | undefined {
+  return s.organization || defaultOrganization(providerContext().config);
+}
+
+/**
+ * Creates the task without ever making a duplicate (`createOnce`). A refusal (422) is looked into rather than
+ * read: when a task of that name exists, the answer is the advice to adopt it, whatever the service's wording.
+ */
+async function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): Promise<ResourceObject> {
+  const body = taskBody(s, write);
+  const find = () => findByName(api, s.organization, s.name);
+  try {
+    return await createOnce(() => api.createTask(s.organization, body, secretsOf(write)), find, {
+      matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
+      foreign: () => taskExists(s),
+      isConflict: (err) => hasCode(err, "invalid", "conflict"),
+      maxAttempts: api.http.createAttempts,
+      stats: providerContext().tuning.stats?.creates,
+    });
+  } catch (err) {
+    if (hasCode(err, "invalid", "conflict") && (await find()) !== undefined) throw taskExists(s);
+    throw err;
+  }
+}
+
+/** The `RunTask` provider. The resource id is the service's `task-...` id. */
+export const runTaskProvider: ResourceProvider = {
+  async check(_olds, news, context) {
+    return checkRunTask(news, defaultOrganization(providerContext().config), context);
+  },
+
+  async diff(_id, olds, news) {
+    return outcomeOf(diffRunTaskDetail(olds, news));
+  },
+
+  diffDetail: diffRunTaskDetail,
+
+  async create(inputs) {
+    const s = stateOf(inputs);
+    const api = endpoints();
+    const write: TaskWrite = { hmacKey: s.hmacKey, global: s.global === undefined ? undefined : globalToSend(s.global) };
+    const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
+    const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write)) : await createTask(api, s, write);
+    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) {
+      // Leave nothing behind: the task was created only to find the settings unsupported.
+      if (!existing) await api.deleteTask(task.id);
+      throw globalUnsupported(s);
+    }
+    return { id: task.id, outs: outputs(s, task, write.global) };
+  },
+
+  async read(id, props) {
+    const prior = stateOf(props ?? {});
+    const api = endpoints();
+    const found = await api.showTask(id);
+    if (!found) {
+      const organization = organizationOf(prior);
+      if (organization !== undefined && (await api.tasksAnswer(organization))) return GONE;
+      throw notProvenGone("GET", `/tasks/${id}`, "run task", organization && `organization "${organization}"`);
+    }
+    const state = taskFromWire(found.task, prior);
+    const outs = toPlainJson({ ...state, taskId: id }) as Props;
+    return { id, props: outs, inputs: toPlainJson(inputsOf(state)) as Props };
+  },
+
+  async update(id, olds, news) {
+    const s = stateOf(news);
+    const old = stateOf(olds);
+    const write: TaskWrite = {};
+    // The key is write-only: sent only when it changed, so an unrelated update never resets it.
+    if (s.hmacKey !== old.hmacKey) write.hmacKey = s.hmacKey ?? "";
+    // Global settings are sent only when they differ in meaning: an organization without the feature gets none.
+    if (!sameGlobal(old.global, s.global)) write.global = globalToSend(s.global);
+    const task = await endpoints().updateTask(id, taskBody(s, write), secretsOf(write));
+    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) throw globalUnsupported(s);
+    return { outs: outputs(s, task, write.global ?? old.global) };
+  },
+
+  async delete(id, props) {
+    const api = endpoints();
+    if (await api.deleteTask(id)) return;
+    // Already gone is what delete wants, but only when the 404 is proven to mean that.
+    const organization = organizationOf(stateOf(props ?? {}));
+    if (organization !== undefined && (await api.tasksAnswer(organization))) return;
+    throw notProvenGone("DELETE", `/tasks/${id}`, "run task", organization && `organization "${organization}"`);
+  },
+};

@@ -1,0 +1,77 @@
+import { withDefaults } from "../table/check";
+import type { StateOf } from "../table/types";
+import { fromWire, toWire } from "../table/wire";
+import type { Body } from "../services/runtask/endpoints";
+import { relatedId, relatedIds, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
+import { runTaskTable } from "./fields";
+
+type Props = Record<string, unknown>;
+const { fields } = runTaskTable;
+
+/** A run task as the provider keeps it: the checked arguments, and the service's `global` where it reports one. */
+export type RunTaskState = StateOf<typeof runTaskTable> & { organization: string; name: string; url: string };
+export type RunTaskGlobal = NonNullable<RunTaskState["global"]>;
+
+/** What to send besides the always-sent attributes: the write-only key and the global settings, when they change. */
+export interface TaskWrite {
+  hmacKey?: string;
+  global?: RunTaskGlobal;
+}
+
+/**
+ * The JSON:API body of a create or update. Every attribute the program sets is sent (a removed description as
+ * ""); the HMAC key and the global settings only as `write` says, since on update an omitted key keeps its value.
+ */
+export function taskBody(state: RunTaskState, write: TaskWrite): Body {
+  const values: Props = { ...state, description: state.description ?? "", hmacKey: write.hmacKey, global: write.global };
+  return { type: "tasks", attributes: toWire(fields, values) };
+}
+
+/** The global settings to send for the program's `global`: absent means off, the service's default. */
+export function globalToSend(global: RunTaskState["global"]): RunTaskGlobal {
+  return { ...global, enabled: global?.enabled ?? false };
+}
+
+/**
+ * The global settings a task document reports; undefined where the organization lacks the feature. An empty
+ * stage list is "no stages" (an argument must list one or more), so that what is read back can be written.
+ */
+export function reportedGlobal(task: ResourceObject): RunTaskGlobal | undefined {
+  const reported = fromWire(fields, { "global-configuration": task.attributes["global-configuration"] }, {});
+  if (reported.global === undefined) return undefined;
+  const global = withDefaults(fields.global.value.fields, reported.global as Props) as RunTaskGlobal;
+  if (global.stages?.length === 0) delete global.stages;
+  return global;
+}
+
+/**
+ * The state for a task document: the service's attributes over the prior state (the HMAC key, never returned,
+ * keeps its prior value), the organization from the relationship, and the prior global settings where the
+ * document has none (a server whose show leaves them out: their drift cannot be seen then).
+ */
+export function taskFromWire(task: ResourceObject, prior: Props): RunTaskState {
+  const read = fromWire(fields, task.attributes, prior);
+  const state = withDefaults(fields, read) as RunTaskState;
+  state.organization = relatedId(task, "organization") ?? String(prior.organization ?? "");
+  state.global = reportedGlobal(task) ?? (prior.global as RunTaskGlobal | undefined);
+  if (state.global === undefined) delete state.global;
+  if (prior.adopt !== undefined) state.adopt = prior.adopt === true;
+  return state;
+}
+
+/** The inputs a program would write for this state (what an import generates): the outputs' arguments. */
+export function inputsOf(state: RunTaskState): Props {
+  const { taskId: _id, ...inputs } = state;
+  return inputs;
+}
+
+/**
+ * Ids of a task's workspace associations, from what the spec defines: the `workspace-tasks` documents included
+ * with `include=workspace_tasks` whose task is this one, and `relationships.tasks` items of that type.
+ */
+export function workspaceTaskIdsOf(task: ResourceObject, included: unknown): string[] {
+  const fromIncluded = resourcesOf({ data: included })
+    .filter((r) => r.type === "workspace-tasks" && relatedId(r, "task") === task.id)
+    .map((r) => r.id);
+  return [...new Set([...fromIncluded, ...relatedIds(task, "tasks", "workspace-tasks")])];
+}

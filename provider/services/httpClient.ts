@@ -1,0 +1,37 @@
+import type { ServiceDescription, ServiceSettings } from "../config/serviceSettings";
+import { HttpClient, type HttpClientOptions } from "../http/client";
+import { retryPolicy } from "../http/retry";
+import type { ClientTuning } from "./tuning";
+
+/** What a service adds to the shared client: its authentication headers and its advice on failed statuses. */
+export interface ServiceHttp {
+  headers: Record<string, string>;
+  hint?: HttpClientOptions["hint"];
+}
+
+/**
+ * The HTTP client of one operation against a service: the settings' address with the API prefix, TLS, timeouts,
+ * and a retry policy whose budget bounds the operation (one client per operation). The token is redacted from
+ * anything the client reports.
+ */
+export function serviceHttpClient<N extends string>(
+  service: ServiceDescription<N>,
+  settings: ServiceSettings,
+  http: ServiceHttp,
+  tuning: ClientTuning = {},
+): HttpClient {
+  return new HttpClient({
+    service: service.service,
+    baseUrl: `${settings.address}${service.apiPrefix}`,
+    headers: http.headers,
+    tls: settings.tls,
+    timeoutMs: settings.timeoutMs,
+    secrets: [settings.token],
+    retry: retryPolicy({ ...tuning.retry, ...definedOnly({ maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs }), stats: tuning.stats?.retries }),
+    hint: http.hint,
+  });
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

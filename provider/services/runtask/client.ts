@@ -1,0 +1,123 @@
+import type { HttpClient, HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
+import { hasCode } from "../../http/serviceError";
+import { serviceHttpClient } from "../httpClient";
+import type { ClientTuning } from "../tuning";
+import { includedOf, JSON_API, resourcesOf, type ListDocument, type ResourceObject } from "./jsonApi";
+import { RUNTASK_SERVICE, type RunTaskSettings } from "./settings";
+
+/** The page size asked for; fewer pages means fewer round trips when following a list. */
+export const PAGE_SIZE = 100;
+/** Pages of one list in flight at once, once their number is known: well under the service's rate limit. */
+export const PAGE_CONCURRENCY = 8;
+
+/** Every item of a list, and the related objects it included. */
+export interface ListResult {
+  items: ResourceObject[];
+  included: ResourceObject[];
+}
+
+/**
+ * JSON:API over the shared HTTP core: `Authorization: Bearer`, `application/vnd.api+json` both ways, and advice
+ * on what the service's bare statuses mean.
+ */
+export class RunTaskHttp {
+  private readonly http: HttpClient;
+  /** POSTs a create may send at most (the first and those sent again after an unknown outcome). */
+  readonly createAttempts: number;
+
+  constructor(settings: RunTaskSettings, tuning: ClientTuning = {}) {
+    this.http = serviceHttpClient(RUNTASK_SERVICE, settings, { headers: { authorization: `Bearer ${settings.token}`, accept: JSON_API }, hint: runTaskHint }, tuning);
+    this.createAttempts = (settings.maxRetries ?? tuning.retry?.maxRetries ?? 5) + 1;
+  }
+
+  get service(): string {
+    return this.http.service;
+  }
+
+  request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
+    return this.http.request(method, path, { contentType: JSON_API, ...opts });
+  }
+
+  /** Whether a GET answers at all for this token (200 rather than 404): one request, one item. */
+  async answers(path: string): Promise<boolean> {
+    const res = await this.request("GET", path, { query: { "page[size]": 1 }, allowStatus: [404] });
+    return res.status !== 404;
+  }
+
+  /**
+   * Every item of a paged list. Pages of `PAGE_SIZE` are asked for; when the first page says how many there are,
+   * the rest are fetched `PAGE_CONCURRENCY` at a time (in order), otherwise the next page is followed one after
+   * another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
+   * `links.next` followed.
+   */
+  async listAll(path: string, query: Record<string, string | undefined> = {}): Promise<ListResult> {
+    let pageSize: number | undefined = PAGE_SIZE;
+    const fetchPage = async (page: number) =>
+      (await this.request("GET", path, { query: { ...query, "page[number]": page, "page[size]": pageSize } })).body as ListDocument;
+    let first: ListDocument;
+    try {
+      first = await fetchPage(1);
+    } catch (err) {
+      if (!hasCode(err, "bad_request", "invalid")) throw err;
+      pageSize = undefined;
+      first = await fetchPage(1);
+    }
+    const docs = [first];
+    const totalPages = first.meta?.pagination?.["total-pages"];
+    if (pageSize !== undefined && typeof totalPages === "number" && totalPages > 1 && first.meta?.pagination?.["next-page"] === 2) {
+      const pages = Array.from({ length: totalPages - 1 }, (_, i) => i + 2);
+      docs.push(...(await mapWithConcurrency(pages, PAGE_CONCURRENCY, fetchPage)));
+    } else {
+      // A link already followed ends the list: a server that links a page to itself does not loop.
+      const followed = new Set<string>();
+      for (let doc = first, page = 1, next = this.nextOf(doc, page); next !== undefined; next = this.nextOf(doc, page)) {
+        page++;
+        if (next.link) {
+          const key = JSON.stringify(next.link);
+          if (followed.has(key)) break;
+          followed.add(key);
+        }
+        // The link decides the page; what the caller asked for (`include`) goes with it, should a server drop it.
+        doc = next.link ? ((await this.request("GET", next.link.path, { query: { ...query, ...next.link.query } })).body as ListDocument) : await fetchPage(page);
+        docs.push(doc);
+      }
+    }
+    return { items: docs.flatMap((d) => resourcesOf(d)), included: docs.flatMap((d) => includedOf(d)) };
+  }
+
+  /**
+   * The page after `current`: the document's `links.next` where it points into this service's API (a link
+   * elsewhere is never followed: the token would go with it), else `meta.pagination.next-page`.
+   */
+  private nextOf(doc: ListDocument, current: number): { link?: { path: string; query: Record<string, string> } } | undefined {
+    const link = this.http.pathOf(doc.links?.next ?? undefined);
+    if (link) return { link };
+    const next = doc.meta?.pagination?.["next-page"];
+    if (typeof next === "number") return next > current ? {} : undefined;
+    if (next === undefined && doc.links?.next) return {};
+    return undefined;
+  }
+}
+
+/** `fn` over `items`, at most `limit` at a time, results in the order of `items`. */
+async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await fn(items[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** What a failed status usually means on this service. */
+export function runTaskHint(status: number): string | undefined {
+  switch (status) {
+    case 401:
+      return "the token is not valid (runtask:token / RUNTASK_TOKEN)";
+    case 404:
+      return "missing or not authorized: the service answers 404 both when the object does not exist and when the token lacks the permission (owner to create tasks, Manage Run Tasks, Manage Workspace Run Tasks; runtask:token / RUNTASK_TOKEN)";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import type { ConfigLookup } from "../../config/lookup";
+import { setting } from "../../config/lookup";
+import { commonSettings, resolveServiceSettings, settingKeys, type ServiceDescription, type ServiceSettings } from "../../config/serviceSettings";
+
+/** The snapshot service's settings: stack config `snapshot:*`, environment `SERVICE_*`. */
+export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
+  service: "snapshot service",
+  namespace: "snapshot",
+  apiPrefix: "/v1",
+  example: "https://snapshots.example.com:8200",
+  tokenNeeds: "a token with the sudo capability on sys/storage/raft/snapshot-auto",
+  settings: {
+    ...commonSettings(
+      "snapshot",
+      {
+        address: "SERVICE_ADDR",
+        token: "SERVICE_TOKEN",
+        caCert: "SERVICE_CACERT",
+        caCertPem: "SERVICE_CACERT_BYTES",
+        skipTlsVerify: "SERVICE_SKIP_VERIFY",
+        requestTimeout: "SERVICE_CLIENT_TIMEOUT",
+        maxRetries: "SERVICE_MAX_RETRIES",
+        operationTimeout: "SERVICE_OPERATION_TIMEOUT",
+      },
+      "Base address of the snapshot service (the API lives under `/v1`).",
+      "Token with the sudo capability on `sys/storage/raft/snapshot-auto`, sent as `X-Service-Token`.",
+    ),
+    namespace: { key: "snapshot:namespace", env: "SERVICE_NAMESPACE", doc: "Namespace of the calls; must be unset or root: the endpoints are root-namespace only." },
+  },
+};
+
+/** Stack config keys and the environment variables they fall back to. */
+export const SNAPSHOT_SETTING_KEYS = settingKeys(SNAPSHOT_SERVICE.settings);
+
+export interface SnapshotSettings extends ServiceSettings {
+  namespace?: string;
+}
+
+export function resolveSnapshotSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): SnapshotSettings {
+  const settings = resolveServiceSettings(SNAPSHOT_SERVICE, lookup, env);
+  const namespace = setting(lookup, SNAPSHOT_SETTING_KEYS.namespace[0], SNAPSHOT_SETTING_KEYS.namespace[1], env);
+  requireRootNamespace(namespace);
+  return { ...settings, namespace };
+}
+
+/** Values that mean the root namespace. */
+const ROOT_NAMESPACES = new Set(["", "/", "root", "root/"]);
+
+/**
+ * The automated snapshot endpoints exist in the root namespace only; the service answers calls made from any
+ * other namespace with a refusal that looks like a missing path. Fail before sending anything, and say why.
+ */
+export function requireRootNamespace(namespace: string | undefined): void {
+  if (namespace === undefined || ROOT_NAMESPACES.has(namespace.trim())) return;
+  throw new Error(
+    `snapshot namespace is "${namespace}", but the automated snapshot endpoints are restricted to the root namespace: ` +
+      "unset snapshot:namespace / SERVICE_NAMESPACE for these resources (a token from the root namespace is needed)",
+  );
+}

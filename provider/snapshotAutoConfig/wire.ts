@@ -1,0 +1,53 @@
+import type { SnapshotConfigWire } from "../services/snapshot/endpoints";
+import { secretArgs } from "../table/derived";
+import type { StateOf } from "../table/types";
+import { fromWire as fieldsFromWire, toWire as fieldsToWire } from "../table/wire";
+import { snapshotAutoConfigTable, STORAGE_TYPES, type StorageType } from "./fields";
+
+type Props = Record<string, unknown>;
+const { fields } = snapshotAutoConfigTable;
+
+/** A configuration as the provider keeps it: the checked arguments (interval in seconds, defaults filled). */
+export type SnapshotAutoConfigState = StateOf<typeof snapshotAutoConfigTable> & { name: string; storageType: StorageType };
+
+/** The POST body: the common fields and those of the selected storage type, nothing else. */
+export function toWire(state: SnapshotAutoConfigState): SnapshotConfigWire {
+  return fieldsToWire(fields, state, { group: state.storageType });
+}
+
+/**
+ * The state for what the service returned (see the table's read rules: unechoed credentials keep their prior
+ * value, zero values of fields never set stay unset). The name and `adopt` are not on the wire.
+ */
+export function fromWire(name: string, wire: SnapshotConfigWire, prior: Props): SnapshotAutoConfigState {
+  const reported = String(wire.storage_type);
+  const storageType = isStorageType(reported) ? reported : (prior.storageType as StorageType);
+  const state: SnapshotAutoConfigState = { name, storageType, ...fieldsFromWire(fields, wire, prior, { group: storageType }) };
+  state.storageType = storageType;
+  if (prior.adopt !== undefined) state.adopt = prior.adopt === true;
+  return state;
+}
+
+function isStorageType(value: string): value is StorageType {
+  return (STORAGE_TYPES as readonly string[]).includes(value);
+}
+
+const SECRET_ARGS = secretArgs(fields);
+/** Members of a JSON credential (a service account key) that a service may quote on their own. */
+const SECRET_MEMBERS = ["private_key", "private_key_id"];
+
+/** Credential values in the state, to be redacted from anything reported about a call that carries them. */
+export function secretValues(state: Props): string[] {
+  const values = SECRET_ARGS.map((arg) => state[arg]).filter((v): v is string => typeof v === "string");
+  return [...values, ...values.flatMap(secretMembers)];
+}
+
+function secretMembers(value: string): string[] {
+  if (!value.trimStart().startsWith("{")) return [];
+  try {
+    const doc = JSON.parse(value) as Record<string, unknown>;
+    return SECRET_MEMBERS.map((k) => doc?.[k]).filter((v): v is string => typeof v === "string");
+  } catch {
+    return [];
+  }
+}

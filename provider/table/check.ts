@@ -1,0 +1,79 @@
+import type { CheckFailure } from "../common/inputError";
+import { isUnknown } from "../common/unknown";
+import { validateArgs } from "../common/validate";
+import type { ContextKey, FieldTable, ResourceTable } from "./field";
+import { argSchemas } from "./schemas";
+
+type Props = Record<string, unknown>;
+
+/** What a check knows besides the arguments. */
+export type CheckContext = Partial<Record<ContextKey, string>>;
+
+/** What a rule sees: the arguments as given, their validated values, and the state's inputs (empty on create). */
+export interface RuleInput {
+  news: Props;
+  values: Props;
+  olds: Props;
+}
+
+/** A check that spans several arguments (a storage type's required fields, KMS against SSE). */
+export type Rule = (input: RuleInput) => CheckFailure[];
+
+export interface CheckResult {
+  inputs: Props;
+  failures: CheckFailure[];
+}
+
+/**
+ * Validates and normalises a resource's arguments from its table: each argument by its own schema (so that a
+ * failure names exactly the argument), outputs dropped, required arguments and context defaults, then the
+ * resource's rules, then defaults filled and deprecated aliases mapped. Unknown values (preview) pass untouched
+ * and skip what depends on them. On failure the inputs are returned as given.
+ */
+export function checkByTable(table: ResourceTable, news: Props, olds: Props, context: CheckContext, rules: readonly Rule[] = []): CheckResult {
+  const { fields } = table;
+  const args = Object.fromEntries(Object.entries(news).filter(([k]) => !fields[k]?.output));
+  const { values, failures } = validateArgs(args, argSchemas(fields), table.resource);
+  const failed = new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
+  for (const [arg, field] of Object.entries(fields)) {
+    if (field.output || news[arg] !== undefined || failed.has(arg)) continue;
+    const fromContext = field.default && "from" in field.default ? context[field.default.from] : undefined;
+    if (fromContext !== undefined) values[arg] = fromContext;
+    else if (field.required && !field.group) {
+      const missing = field.default && "from" in field.default ? field.default.missing : undefined;
+      failures.push({ property: arg, reason: missing ?? "is required" });
+    }
+  }
+  for (const rule of rules) failures.push(...rule({ news, values, olds }));
+  if (failures.length > 0) return { inputs: news, failures };
+  return { inputs: withDefaults(fields, mapAliases(fields, values)), failures: [] };
+}
+
+/** Deprecated aliases give their target its value when the target is not set. */
+function mapAliases(fields: FieldTable, values: Props): Props {
+  const out = { ...values };
+  for (const [arg, field] of Object.entries(fields)) {
+    if (field.alias && out[arg] !== undefined && out[field.alias.of] === undefined) {
+      out[field.alias.of] = isUnknown(out[arg]) ? out[arg] : field.alias.as(out[arg]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Static defaults for absent arguments, inside present (and known) objects too. Used by check, and for old
+ * states written before a default existed.
+ */
+export function withDefaults(fields: FieldTable, values: Props): Props {
+  const out = { ...values };
+  for (const [arg, field] of Object.entries(fields)) {
+    if (field.output) continue;
+    if (out[arg] === undefined && field.default && "value" in field.default) out[arg] = structuredClone(field.default.value);
+    const type = field.value;
+    const nested = out[arg];
+    if (type.type === "object" && nested !== null && typeof nested === "object" && !Array.isArray(nested)) {
+      out[arg] = withDefaults(type.fields, nested as Props);
+    }
+  }
+  return out;
+}

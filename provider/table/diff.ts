@@ -1,0 +1,54 @@
+import { jsonEqual } from "../common/jsonEqual";
+import { containsUnknown } from "../common/unknown";
+import { withDefaults } from "./check";
+import type { FieldTable, ResourceTable } from "./field";
+import { argsWhoseChange, keysOutsideDiff } from "./derived";
+
+type Props = Record<string, unknown>;
+
+/** The engine's answer to a diff, as the dynamic provider returns it. */
+export interface DiffOutcome {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/** The diff with the arguments that changed, for the plugins' detailed diff. */
+export interface DiffDetail extends DiffOutcome {
+  changed: string[];
+}
+
+/**
+ * `olds` are the outputs in state, `news` the checked inputs. The old state is brought to the checked form first
+ * (defaults of a later version, normalised values), so that an old state does not show a spurious change. An
+ * unknown new value counts as a change: during preview the engine must show an update (or replace), not nothing.
+ * Outputs, arguments that change nothing and deprecated aliases are not compared.
+ */
+export function diffByTable(table: ResourceTable, olds: Props, news: Props): DiffDetail {
+  const { fields } = table;
+  const old = normaliseState(fields, olds);
+  const outside = keysOutsideDiff(fields);
+  const changed: string[] = [];
+  for (const key of new Set([...Object.keys(old), ...Object.keys(news)])) {
+    if (key === "__provider" || outside.has(key)) continue;
+    const same = fields[key]?.same ?? jsonEqual;
+    if (containsUnknown(news[key]) || !same(old[key], news[key])) changed.push(key);
+  }
+  changed.sort();
+  const replaceOn = new Set(argsWhoseChange(fields, "replace"));
+  return { changes: changed.length > 0, replaces: changed.filter((k) => replaceOn.has(k)), deleteBeforeReplace: false, changed };
+}
+
+/** The engine's diff answer alone (what the dynamic provider returns). */
+export function outcomeOf({ changes, replaces, deleteBeforeReplace }: DiffDetail): DiffOutcome {
+  return { changes, replaces, deleteBeforeReplace };
+}
+
+/** A state in the form `check` gives its inputs: defaults filled, values normalised. */
+export function normaliseState(fields: FieldTable, state: Props): Props {
+  const out = withDefaults(fields, state);
+  for (const [key, field] of Object.entries(fields)) {
+    if (field.normalise && out[key] !== undefined) out[key] = field.normalise(out[key]);
+  }
+  return out;
+}

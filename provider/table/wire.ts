@@ -1,0 +1,78 @@
+import type { Field, FieldTable, ValueType } from "./field";
+
+type Props = Record<string, unknown>;
+
+export interface WireOptions {
+  /** The selected parameter group: fields of other groups are left out. */
+  group?: string;
+}
+
+function onWire(field: Field, options: WireOptions): field is Field & { wire: string } {
+  return field.wire !== undefined && !field.output && (field.group === undefined || field.group === options.group);
+}
+
+/** The attributes to send for `values` (argument names), by wire name; absent values stay absent. */
+export function toWire(fields: FieldTable, values: Props, options: WireOptions = {}): Props {
+  const out: Props = {};
+  for (const [arg, field] of Object.entries(fields)) {
+    const value = values[arg];
+    if (!onWire(field, options) || value === undefined) continue;
+    out[field.wire] = field.value.type === "object" && isObject(value) ? toWire(field.value.fields, value) : value;
+  }
+  return out;
+}
+
+/**
+ * The state for what the service reports, from its wire attributes and the prior state:
+ * - a write-only value, or a secret the service leaves out or blanks, keeps its prior value;
+ * - an optional field without a default that the service reports with its zero value (`""`, `false`, `0`) stays
+ *   unset when it was unset, so a service that echoes zero values causes no diff against a program without them;
+ * - loose renderings are read as their type (`"true"`, `"42"`).
+ * Only fields with a wire name are read; the caller adds the others (path segments, relationships).
+ */
+export function fromWire(fields: FieldTable, wire: Props, prior: Props, options: WireOptions = {}): Props {
+  const state: Props = {};
+  for (const [arg, field] of Object.entries(fields)) {
+    if (!onWire(field, options)) continue;
+    const priorValue = prior[arg];
+    const raw = field.writeOnly ? undefined : wire[field.wire];
+    const value = field.value.type === "object" && isObject(raw) ? fromWire(field.value.fields, raw, isObject(priorValue) ? priorValue : {}) : read(field.value, raw);
+    if (value === undefined || (field.secret && value === "")) {
+      if ((field.writeOnly || field.secret) && priorValue !== undefined) state[arg] = priorValue;
+      continue;
+    }
+    if (isZero(value) && priorValue === undefined && !field.required && !field.default) continue;
+    state[arg] = value;
+  }
+  return state;
+}
+
+/** A wire value read as `type`; undefined when absent or of another type. */
+export function read(type: ValueType, value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  switch (type.type) {
+    case "string":
+      return typeof value === "string" ? value : undefined;
+    case "integer":
+      if (typeof value === "string" && /^\d+$/.test(value)) return Number(value);
+      return typeof value === "number" && Number.isInteger(value) ? value : undefined;
+    case "boolean":
+      if (value === "true" || value === "false") return value === "true";
+      return typeof value === "boolean" ? value : undefined;
+    case "array":
+      if (!Array.isArray(value)) return undefined;
+      return value.map((v) => read(type.items, v)).filter((v) => v !== undefined);
+    case "object":
+      return isObject(value) ? value : undefined;
+    case "oneOf":
+      return type.of.map((t) => read(t, value)).find((v) => v !== undefined);
+  }
+}
+
+function isZero(value: unknown): boolean {
+  return value === "" || value === false || value === 0;
+}
+
+function isObject(value: unknown): value is Props {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

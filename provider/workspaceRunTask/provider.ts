@@ -1,0 +1,128 @@
+import { toPlainJson } from "../common/plainJson";
+import { providerContext } from "../context";
+import { hasCode } from "../http/serviceError";
+import { GONE, type ResourceProvider } from "../resource";
+import { createOnce } from "../services/createOnce";
+import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
+import { notProvenGone, refusedCreate } from "../services/runtask/outcomes";
+import { outcomeOf } from "../table/diff";
+import { checkWorkspaceRunTask } from "./check";
+import { diffWorkspaceRunTaskDetail } from "./diff";
+import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
+
+type Props = Record<string, unknown>;
+
+function endpoints(): RunTaskEndpoints {
+  const { config, tuning } = providerContext();
+  return runTaskEndpoints(config, tuning);
+}
+
+function stateOf(props: Props): WorkspaceRunTaskState {
+  const { __provider: _p, workspaceTaskId: _w, ...rest } = props;
+  return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
+}
+
+function alreadyAttached(s: WorkspaceRunTaskState): Error {
+  return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
+}
+
+/** Whether an association found after a create's answer was lost is the one that create made. */
+function isWhatWasSent(found: WorkspaceTaskRecord, sent: WorkspaceRunTaskState): boolean {
+  return found.enforcementLevel === sent.enforcementLevel && JSON.stringify(found.stages) === JSON.stringify(sent.stages);
+}
+
+/** The association of that task in the workspace, looking through every page. */
+export async function findByTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord | undefined> {
+  return (await api.listWorkspaceTasks(workspaceId)).items.map((r) => workspaceTaskFromWire(r, workspaceId)).find((w) => w.taskId === taskId);
+}
+
+/**
+ * Associates the task without ever making a duplicate (`createOnce`). The service answers 204 with no body (the
+ * spec's status), or a document; without one the association is found by listing. A refusal (422) is looked
+ * into: when the task is attached already, the answer is the advice to adopt it, whatever the service's wording.
+ */
+async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState): Promise<WorkspaceTaskRecord> {
+  const find = () => findByTask(api, s.workspaceId, s.taskId);
+  const post = async () => {
+    const resource = await api.associate(s.workspaceId, workspaceTaskBody(s, { withTask: true }));
+    if (resource) return workspaceTaskFromWire(resource, s.workspaceId);
+    const found = await find();
+    if (!found) throw new Error(`run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`);
+    return found;
+  };
+  try {
+    return await createOnce(post, find, {
+      matches: (found) => isWhatWasSent(found, s),
+      foreign: () => alreadyAttached(s),
+      isConflict: (err) => hasCode(err, "invalid", "conflict"),
+      maxAttempts: api.http.createAttempts,
+      stats: providerContext().tuning.stats?.creates,
+    });
+  } catch (err) {
+    if (hasCode(err, "invalid", "conflict") && (await find()) !== undefined) throw alreadyAttached(s);
+    throw err;
+  }
+}
+
+/**
+ * The id of an association in state, with its workspace: the `wstask-` id with the state's workspace, or
+ * `<workspaceId>/<wstask-id>` as an import gives it (the API reaches an association only through its workspace).
+ */
+export function associationOf(id: string, props: Props): { workspaceId: string; id: string } {
+  const slash = id.indexOf("/");
+  if (slash > 0) return { workspaceId: id.slice(0, slash), id: id.slice(slash + 1) };
+  return { workspaceId: String(props.workspaceId ?? ""), id };
+}
+
+/** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
+export const workspaceRunTaskProvider: ResourceProvider = {
+  async check(olds, news) {
+    return checkWorkspaceRunTask(olds, news);
+  },
+
+  async diff(_id, olds, news) {
+    return outcomeOf(diffWorkspaceRunTaskDetail(olds, news));
+  },
+
+  diffDetail: diffWorkspaceRunTaskDetail,
+
+  async create(inputs) {
+    const s = stateOf(inputs);
+    const api = endpoints();
+    const existing = s.adopt === true ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
+    const record = existing
+      ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
+      : await associate(api, s);
+    return { id: record.id, outs: toPlainJson(outputsOf(s, record)) as Props };
+  },
+
+  async read(id, props) {
+    const prior = stateOf(props ?? {});
+    const { workspaceId, id: wsTaskId } = associationOf(id, prior);
+    const api = endpoints();
+    const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
+    if (!resource) {
+      if (await api.workspaceTasksAnswer(workspaceId)) return GONE;
+      throw notProvenGone("GET", `/workspaces/${workspaceId}/tasks/${wsTaskId}`, "association", `workspace ${workspaceId}'s tasks`);
+    }
+    const record = workspaceTaskFromWire(resource, workspaceId);
+    const state: WorkspaceRunTaskState = { ...prior, workspaceId: record.workspaceId, taskId: record.taskId || prior.taskId, enforcementLevel: record.enforcementLevel as WorkspaceRunTaskState["enforcementLevel"] };
+    const outs = toPlainJson(outputsOf(state, record)) as Props;
+    return { id, props: outs, inputs: inputsOf(outs) };
+  },
+
+  async update(id, _olds, news) {
+    const s = stateOf(news);
+    const resource = await endpoints().updateWorkspaceTask(s.workspaceId, associationOf(id, s).id, workspaceTaskBody(s, { withTask: false }));
+    return { outs: toPlainJson(outputsOf(s, workspaceTaskFromWire(resource, s.workspaceId))) as Props };
+  },
+
+  async delete(id, props) {
+    const { workspaceId, id: wsTaskId } = associationOf(id, stateOf(props ?? {}));
+    const api = endpoints();
+    if (await api.deleteWorkspaceTask(workspaceId, wsTaskId)) return;
+    // Already gone is what delete wants, but only when the 404 is proven to mean that.
+    if (await api.workspaceTasksAnswer(workspaceId)) return;
+    throw notProvenGone("DELETE", `/workspaces/${workspaceId}/tasks/${wsTaskId}`, "association", `workspace ${workspaceId}'s tasks`);
+  },
+};
