@@ -1,0 +1,190 @@
+import { startEmulator, type Emulator, type Interceptor, type RunTaskEmulatorOptions, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
+import { closeSharedDispatchers } from "../../provider/http/dispatcher";
+import { listRunTasks } from "../../provider/functions/runTask";
+import { runTaskProvider as tasks } from "../../provider/runTask/provider";
+import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
+import { configureProvider } from "../support/providerConfig";
+
+/**
+ * What the run task spec allows a server to answer, and what the provider must make of it: a 404 that may mean
+ * "not authorized", global settings that are declarative, refusals recognised by looking rather than by their
+ * wording, a server that refuses the page size asked for, and an address given with its API prefix.
+ */
+type Props = Record<string, any>;
+
+const BLIND_TOKEN = "token-that-sees-nothing";
+let emulator: Emulator;
+let interceptors: Interceptor[] = [];
+
+async function start(options: RunTaskEmulatorOptions = {}, address?: (url: string) => string): Promise<void> {
+  await emulator?.close();
+  emulator = await startEmulator({
+    runTask: { tokens: { [DEFAULT_RUNTASK_TOKEN]: { owner: true }, [BLIND_TOKEN]: { organizations: [] } }, ...options },
+    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+  });
+  useToken(DEFAULT_RUNTASK_TOKEN, address);
+}
+
+function useToken(token: string, address: (url: string) => string = (url) => url): void {
+  configureProvider({ "runtask:address": address(emulator.url), "runtask:token": token, "runtask:organization": "emulator-org" }, { retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+}
+
+beforeEach(async () => {
+  interceptors = [];
+  await start();
+});
+afterEach(() => emulator.close());
+afterAll(() => closeSharedDispatchers());
+
+const checked = async (provider: typeof tasks, news: Props, olds: Props = {}): Promise<Props> => {
+  const r = await provider.check(olds, news);
+  expect(r.failures).toEqual([]);
+  return r.inputs as Props;
+};
+const scanner = { name: "scanner", url: "https://hooks.example.com/scan" };
+const bodies = (method: string) => emulator.runTask.received.filter((r) => r.method === method).map((r) => r.body as any);
+
+describe("a 404 is never taken for a deletion without proof", () => {
+  async function taskAndAssociation() {
+    const task = await tasks.create(await checked(tasks, scanner));
+    const workspaceId = emulator.runTask.workspace("network").id;
+    const assoc = await wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory" }));
+    return { task, assoc };
+  }
+
+  test("with a token that sees nothing, refresh and delete fail, name the token setting, and the objects stay", async () => {
+    const { task, assoc } = await taskAndAssociation();
+    useToken(BLIND_TOKEN);
+    for (const attempt of [tasks.read(task.id, task.outs), wsTasks.read(assoc.id, assoc.outs), tasks.delete(task.id, task.outs), wsTasks.delete(assoc.id, assoc.outs)]) {
+      await expect(attempt).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/) });
+    }
+    expect(emulator.runTask.tasks()).toHaveLength(1);
+    expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+
+    useToken(DEFAULT_RUNTASK_TOKEN);
+    await wsTasks.delete(assoc.id, assoc.outs);
+    await tasks.delete(task.id, task.outs);
+    expect([emulator.runTask.tasks(), emulator.runTask.workspaceTasks()]).toEqual([[], []]);
+  });
+
+  test("deleted outside the program: refresh drops them and delete succeeds, with one request more after the 404", async () => {
+    const { task, assoc } = await taskAndAssociation();
+    emulator.runTask.store.deleteTask(task.id);
+    emulator.requests.reset();
+    expect(await wsTasks.read(assoc.id, assoc.outs)).toEqual({ id: "", props: {} });
+    expect(await tasks.read(task.id, task.outs)).toEqual({ id: "", props: {} });
+    expect(emulator.requests.byRoute()).toEqual({
+      "GET /api/v2/workspaces/:ws/tasks/:id": 1,
+      "GET /api/v2/workspaces/:ws/tasks": 1,
+      "GET /api/v2/tasks/:id": 1,
+      "GET /api/v2/organizations/:org/tasks": 1,
+    });
+    await expect(wsTasks.delete(assoc.id, assoc.outs)).resolves.toBeUndefined();
+    await expect(tasks.delete(task.id, task.outs)).resolves.toBeUndefined();
+  });
+
+  test("a read by id alone (an import) proves a 404 through the default organization", async () => {
+    await expect(tasks.read("task-doesnotexist", {})).resolves.toEqual({ id: "", props: {} });
+  });
+});
+
+describe("global is declarative", () => {
+  const mandatory = { enabled: true, enforcementLevel: "mandatory", stages: ["post_plan"] };
+
+  test("removed from the program: one write turns it off on the service", async () => {
+    const { id, outs } = await tasks.create(await checked(tasks, { ...scanner, global: mandatory }));
+    expect(outs.global).toEqual(mandatory);
+    const without = await checked(tasks, scanner);
+    expect(await tasks.diff(id, outs, without)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    emulator.requests.reset();
+    const { outs: after } = await tasks.update(id, outs, without);
+    expect(emulator.requests.byRoute()).toEqual({ "PATCH /api/v2/tasks/:id": 1 });
+    expect(bodies("PATCH").at(-1).data.attributes["global-configuration"]).toEqual({ enabled: false });
+    expect(emulator.runTask.store.tasks.get(id)?.global.enabled).toBe(false);
+    expect(after.global).toMatchObject({ enabled: false });
+    expect((await tasks.diff(id, after, without)).changes).toBe(false);
+  });
+
+  test("changed outside the program: refresh shows it, and the update puts the program's back", async () => {
+    const program = await checked(tasks, scanner);
+    const { id, outs } = await tasks.create(program);
+    expect((await tasks.diff(id, outs, program)).changes).toBe(false);
+    Object.assign(emulator.runTask.store.tasks.get(id)!.global, { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" });
+    const refreshed = await tasks.read(id, outs);
+    expect(refreshed.props.global).toEqual({ enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" });
+    expect(await tasks.diff(id, refreshed.props, program)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    await tasks.update(id, refreshed.props, program);
+    expect(emulator.runTask.store.tasks.get(id)?.global.enabled).toBe(false);
+  });
+
+  test("a key removed goes back to its default", async () => {
+    const { id, outs } = await tasks.create(await checked(tasks, { ...scanner, global: mandatory }));
+    const news = await checked(tasks, { ...scanner, global: { stages: ["post_plan"], enforcementLevel: "mandatory" } });
+    expect((await tasks.diff(id, outs, news)).changes).toBe(true);
+    await tasks.update(id, outs, news);
+    expect(emulator.runTask.store.tasks.get(id)?.global).toMatchObject({ enabled: false, stages: ["post_plan"], enforcementLevel: "mandatory" });
+  });
+
+  test("an organization without the feature: no diff and no write of global settings", async () => {
+    emulator.runTask.setFeature("emulator-org", false);
+    const program = await checked(tasks, scanner);
+    const { id, outs } = await tasks.create(program);
+    expect(outs).not.toHaveProperty("global");
+    expect(bodies("POST").at(-1).data.attributes).not.toHaveProperty("global-configuration");
+    expect((await tasks.diff(id, (await tasks.read(id, outs)).props, program)).changes).toBe(false);
+    await tasks.update(id, outs, await checked(tasks, { ...scanner, description: "changed" }));
+    expect(bodies("PATCH").at(-1).data.attributes).not.toHaveProperty("global-configuration");
+  });
+});
+
+describe("conflicts are recognised by looking, whatever the service's wording", () => {
+  /** A 422 in other words than the emulator's, for every create of an object that exists. */
+  const reworded: Interceptor = (req, route) => {
+    const body = req.body as any;
+    if (req.method === "POST" && route === "/api/v2/organizations/:org/tasks" && emulator.runTask.tasks().some((t) => t.name === body?.data?.attributes?.name)) {
+      return { status: 422, body: { errors: [{ status: "422", title: "Unprocessable Entity" }] } };
+    }
+    if (req.method === "POST" && route === "/api/v2/workspaces/:ws/tasks" && emulator.runTask.workspaceTasks({ taskId: body?.data?.relationships?.task?.data?.id }).length > 0) {
+      return { status: 422, body: { errors: [{ status: "422", detail: "Validation failed" }] } };
+    }
+    return undefined;
+  };
+
+  test("a task name and an association that exist give the adopt advice", async () => {
+    interceptors = [reworded];
+    const existing = emulator.runTask.addTask("emulator-org", { name: "scanner" });
+    await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
+      code: "conflict",
+      message: 'a run task named "scanner" already exists in organization "emulator-org": set adopt: true to take it over, or choose another name',
+    });
+    const workspaceId = emulator.runTask.workspace("network").id;
+    emulator.runTask.addWorkspaceTask(workspaceId, existing.id);
+    await expect(wsTasks.create(await checked(wsTasks, { workspaceId, taskId: existing.id, enforcementLevel: "advisory" }))).rejects.toMatchObject({
+      code: "conflict",
+      message: `run task ${existing.id} is already attached to workspace ${workspaceId}: set adopt: true to take the association over`,
+    });
+  });
+
+  test("a 422 for anything else is the service's own message", async () => {
+    interceptors = [(req, route) => (req.method === "POST" && route === "/api/v2/organizations/:org/tasks" ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } } : undefined)];
+    await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({ code: "invalid", message: expect.stringContaining("Url is not reachable") });
+  });
+});
+
+test("a server that refuses page[size]=100 is read with its own page size, following links.next", async () => {
+  interceptors = [
+    (req) => (Number(req.query.get("page[size]")) > 20 ? { status: 422, body: { errors: [{ status: "422", title: "invalid page size", source: { parameter: "page[size]" } }] } } : undefined),
+  ];
+  for (let i = 0; i < 45; i++) emulator.runTask.addTask("emulator-org", { name: `t-${i}` });
+  const config = (key: string) => ({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key];
+  emulator.requests.reset();
+  const all = await listRunTasks({ organization: "emulator-org" }, config);
+  expect(all.map((t) => t.name)).toEqual(Array.from({ length: 45 }, (_, i) => `t-${i}`));
+  expect(emulator.requests.byRoute()).toEqual({ "GET /api/v2/organizations/:org/tasks": 4 });
+});
+
+test("an address given with /api/v2 already on it reaches the API", async () => {
+  await start({}, (url) => `${url}/api/v2/`);
+  const { id } = await tasks.create(await checked(tasks, scanner));
+  expect(emulator.runTask.store.tasks.has(id)).toBe(true);
+});

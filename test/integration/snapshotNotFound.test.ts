@@ -1,0 +1,61 @@
+import { startEmulator, type Emulator } from "../../emulator";
+import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
+import { listSnapshotAutoConfigs } from "../../provider/functions/snapshot";
+import { closeSharedDispatchers } from "../../provider/http/dispatcher";
+import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
+import { configureProvider } from "../support/providerConfig";
+
+/**
+ * The rule for a snapshot 404, by the answer's shape and never by its wording: an empty `errors` list is "no such
+ * configuration"; any message, whatever it says, is a path the service does not serve here, and an error.
+ */
+let emulator: Emulator;
+let answer: { status: number; body: unknown } | undefined;
+
+beforeAll(async () => {
+  // The service's own handlers, or the answer a test sets (the emulator speaks the LIST method, which Node's server does not).
+  emulator = await startEmulator({ snapshot: { takeSnapshots: false }, interceptors: [() => answer] });
+  configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
+});
+afterEach(() => (answer = undefined));
+afterAll(async () => {
+  await emulator.close();
+  await closeSharedDispatchers();
+});
+
+const config = (key: string) => ({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN })[key];
+const calls = () => [() => provider.read("daily", { name: "daily" }), () => provider.delete("daily", {}), () => listSnapshotAutoConfigs(config)];
+
+describe("a 404 with an empty error list means no such configuration", () => {
+  beforeEach(() => (answer = { status: 404, body: { errors: [] } }));
+
+  test("refresh drops the resource, delete succeeds, the list is empty", async () => {
+    const [read, remove, list] = calls();
+    await expect(read()).resolves.toEqual({ id: "", props: {} });
+    await expect(remove()).resolves.toBeUndefined();
+    await expect(list()).resolves.toEqual([]);
+  });
+});
+
+describe.each(["no handler for route \"sys/storage/raft/snapshot-auto/config/daily\"", "1 error occurred:\n\t* unsupported path\n\n", "nicht gefunden"])(
+  "a 404 with a message (%j) is an error, never a deletion",
+  (message) => {
+    beforeEach(() => (answer = { status: 404, body: { errors: [message] } }));
+
+    test("refresh, delete and the list fail with the message and the advice", async () => {
+      for (const call of calls()) {
+        await expect(call()).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining("they need an enterprise license, and calls from the root namespace") });
+      }
+    });
+  },
+);
+
+test("an unlicensed emulator: listSnapshotAutoConfigs raises the unsupported path instead of answering []", async () => {
+  const unlicensed = await startEmulator({ snapshot: { licensed: false } });
+  try {
+    const lookup = (key: string) => ({ "snapshot:address": unlicensed.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN })[key];
+    await expect(listSnapshotAutoConfigs(lookup)).rejects.toThrow(/LIST \/sys\/storage\/raft\/snapshot-auto\/config failed \(HTTP 404\): [\s\S]*unsupported path/);
+  } finally {
+    await unlicensed.close();
+  }
+});

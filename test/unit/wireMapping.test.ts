@@ -1,0 +1,145 @@
+import { runTaskTable } from "../../provider/runTask/fields";
+import { taskBody, taskFromWire, workspaceTaskIdsOf } from "../../provider/runTask/wire";
+import { snapshotAutoConfigTable, STORAGE_TYPES } from "../../provider/snapshotAutoConfig/fields";
+import { fromWire as snapshotFromWire, toWire as snapshotToWire } from "../../provider/snapshotAutoConfig/wire";
+import type { Field, FieldTable, ValueType } from "../../provider/table/field";
+import { fromWire, toWire } from "../../provider/table/wire";
+import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
+import { workspaceTaskBody, workspaceTaskFromWire } from "../../provider/workspaceRunTask/wire";
+
+/** A value of a type that is not its zero value, so that it survives the read rules. */
+function sample(type: ValueType): unknown {
+  switch (type.type) {
+    case "string":
+      return type.enum ? type.enum[type.enum.length - 1] : "value";
+    case "integer":
+      return 42;
+    case "boolean":
+      return true;
+    case "array":
+      return [sample(type.items)];
+    case "object":
+      return Object.fromEntries(Object.entries(type.fields).filter(([, f]) => f.wire).map(([k, f]) => [k, sample(f.value)]));
+    case "oneOf":
+      return sample(type.of[0]);
+  }
+}
+
+const tables: [string, FieldTable][] = [
+  ["SnapshotAutoConfig", snapshotAutoConfigTable.fields],
+  ["RunTask", runTaskTable.fields],
+  ["WorkspaceRunTask", workspaceRunTaskTable.fields],
+];
+
+describe.each(tables)("%s: every field with a wire name maps both ways", (_name, fields) => {
+  const onWire = Object.entries(fields).filter((e): e is [string, Field & { wire: string }] => e[1].wire !== undefined && !e[1].output);
+
+  test.each(onWire)("%s", (arg, field) => {
+    const value = sample(field.value);
+    const wire = toWire(fields, { [arg]: value }, { group: field.group });
+    const expected = field.value.type === "object" ? toWire(field.value.fields, value as Record<string, unknown>) : value;
+    expect(wire).toEqual({ [field.wire]: expected });
+    // A write-only value is never read back: the state keeps what was last applied.
+    const prior = field.writeOnly ? { [arg]: "last applied" } : {};
+    expect(fromWire(fields, wire, prior, { group: field.group })[arg]).toEqual(field.writeOnly ? "last applied" : value);
+  });
+
+  test("arguments without a wire name never reach the wire", () => {
+    const all = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, sample(f.value)]));
+    const keys = Object.keys(toWire(fields, all, { group: "local" }));
+    expect(keys.sort()).toEqual(onWire.filter(([, f]) => !f.group || f.group === "local").map(([, f]) => f.wire).sort());
+  });
+});
+
+describe("SnapshotAutoConfig, from the spec's samples", () => {
+  test("the read shape of a local configuration", () => {
+    const data = { file_prefix: "service-snapshot", interval: 86400, path_prefix: "/opt/snapshots", retain: 1, storage_type: "local", local_max_space: 100000 };
+    expect(snapshotFromWire("daily", data, {})).toEqual({
+      name: "daily", interval: 86400, retain: 1, pathPrefix: "/opt/snapshots", filePrefix: "service-snapshot", storageType: "local", localMaxSpace: 100000,
+    });
+  });
+
+  test.each(STORAGE_TYPES)("the POST body of %s holds the common fields and its own group only", (storageType) => {
+    const state = { name: "n", interval: 60, retain: 2, pathPrefix: "p/", filePrefix: "f", storageType, localMaxSpace: 1, cloudAS3Bucket: "b", cloudCGcsBucket: "g", cloudBContainerName: "c" } as const;
+    const body = snapshotToWire(state);
+    const own = { local: "local_max_space", "cloudA-s3": "cloudA_s3_bucket", "cloudB-blob": "cloudB_container_name", "cloudC-gcs": "cloudC_gcs_bucket" }[storageType];
+    expect(Object.keys(body).sort()).toEqual(["file_prefix", "interval", "path_prefix", "retain", "storage_type", own].sort());
+  });
+
+  test("credentials the service leaves out or blanks keep their value; echoed zero values of unset fields stay unset", () => {
+    const prior = { storageType: "cloudA-s3", cloudASecretAccessKey: "kept" };
+    const data = { interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r", cloudA_secret_access_key: "", cloudA_s3_disable_tls: false, cloudA_s3_endpoint: "" };
+    const state = snapshotFromWire("n", data, prior);
+    expect(state).toMatchObject({ cloudASecretAccessKey: "kept", cloudAS3Bucket: "b" });
+    expect(state).not.toHaveProperty("cloudAS3DisableTls");
+    expect(state).not.toHaveProperty("cloudAS3Endpoint");
+  });
+});
+
+describe("RunTask, from the spec's samples", () => {
+  /** The spec's show sample: no global-configuration, `enabled` rendered as a string, `hmac-key` null. */
+  const show = {
+    id: "task-7SGYUNmeNa5drRRH",
+    type: "tasks",
+    attributes: { category: "task", name: "my-task", url: "http://example.com", description: "Simple task", enabled: "true", "hmac-key": null },
+    relationships: { organization: { data: { id: "hashicorp", type: "organizations" } }, tasks: { data: [] } },
+  };
+
+  test("the show sample reads as booleans and keeps the last applied key and global settings", () => {
+    const prior = { hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] } };
+    expect(taskFromWire(show, prior)).toEqual({
+      organization: "hashicorp", name: "my-task", url: "http://example.com", description: "Simple task", category: "task", enabled: true,
+      hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] },
+    });
+  });
+
+  test("the create body: type tasks, kebab-case attributes, the key and global settings only when asked", () => {
+    const state = { organization: "o", name: "t", url: "https://u.example", category: "task" as const, enabled: false, hmacKey: "k" };
+    expect(taskBody(state, {})).toEqual({ type: "tasks", attributes: { name: "t", url: "https://u.example", description: "", category: "task", enabled: false } });
+    expect(taskBody(state, { hmacKey: "k", global: { enabled: true, enforcementLevel: "mandatory" } }).attributes).toMatchObject({
+      "hmac-key": "k",
+      "global-configuration": { enabled: true, "enforcement-level": "mandatory" },
+    });
+  });
+});
+
+test("a task's associations come from what the spec defines, never from a relationship it does not name", () => {
+  const task = {
+    id: "task-1",
+    type: "tasks",
+    attributes: {},
+    relationships: { tasks: { data: [{ id: "wstask-a", type: "workspace-tasks" }] }, "workspace-tasks": { data: [{ id: "wstask-unnamed", type: "workspace-tasks" }] } },
+  };
+  const included = [
+    { id: "wstask-b", type: "workspace-tasks", attributes: {}, relationships: { task: { data: { id: "task-1", type: "tasks" } } } },
+    { id: "wstask-c", type: "workspace-tasks", attributes: {}, relationships: { task: { data: { id: "task-2", type: "tasks" } } } },
+    { id: "ws-1", type: "workspaces", attributes: {}, relationships: {} },
+  ];
+  expect(workspaceTaskIdsOf(task, included)).toEqual(["wstask-b", "wstask-a"]);
+  expect(workspaceTaskIdsOf(task, undefined)).toEqual(["wstask-a"]);
+});
+
+describe("WorkspaceRunTask, from the spec's samples", () => {
+  test("the associate body carries the task relationship; the update body does not", () => {
+    const state = { workspaceId: "ws-1", taskId: "task-1", enforcementLevel: "advisory" as const, stages: ["pre_plan" as const] };
+    expect(workspaceTaskBody(state, { withTask: true })).toEqual({
+      type: "workspace-tasks",
+      attributes: { "enforcement-level": "advisory", stages: ["pre_plan"] },
+      relationships: { task: { data: { id: "task-1", type: "tasks" } } },
+    });
+    expect(workspaceTaskBody(state, { withTask: false })).not.toHaveProperty("relationships");
+  });
+
+  test("a document with stages, and one of an older server with the single stage", () => {
+    const doc = (attributes: Record<string, unknown>) => ({
+      id: "wstask-1",
+      type: "workspace-tasks",
+      attributes,
+      relationships: { task: { data: { id: "task-1", type: "tasks" } }, workspace: { data: { id: "ws-1", type: "workspaces" } } },
+    });
+    expect(workspaceTaskFromWire(doc({ "enforcement-level": "mandatory", stage: "post_plan", stages: ["pre_plan", "post_plan"] }), "ws-x")).toEqual({
+      id: "wstask-1", workspaceId: "ws-1", taskId: "task-1", enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"],
+    });
+    expect(workspaceTaskFromWire(doc({ "enforcement-level": "advisory", stage: "pre_apply" }), "ws-x").stages).toEqual(["pre_apply"]);
+  });
+});
