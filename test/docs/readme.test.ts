@@ -7,6 +7,9 @@ import { checkWorkspaceRunTask } from "../../provider/workspaceRunTask/check";
 import { diffWorkspaceRunTask } from "../../provider/workspaceRunTask/diff";
 import { diffSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/diff";
 import { snapshotAutoConfigTable } from "../../provider/snapshotAutoConfig/fields";
+import { runTaskTable } from "../../provider/runTask/fields";
+import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
+import type { FieldTable } from "../../provider/table/field";
 import { secretArgs } from "../../provider/table/derived";
 import { SNAPSHOT_SETTING_KEYS } from "../../provider/services/snapshot/settings";
 
@@ -113,6 +116,7 @@ describe("the README matches the code", () => {
   const resources = [
     {
       heading: "## `SnapshotAutoConfig`",
+      fields: snapshotAutoConfigTable.fields as FieldTable,
       args: interfaceMembers("sdk/snapshotAutoConfig.ts", "SnapshotAutoConfigArgs"),
       diff: (arg: string) => {
         const base = { name: "n", interval: 60, retain: 1, filePrefix: "service-snapshot" };
@@ -122,6 +126,7 @@ describe("the README matches the code", () => {
     },
     {
       heading: "### `RunTask`",
+      fields: runTaskTable.fields as FieldTable,
       args: interfaceMembers("sdk/runTask.ts", "RunTaskArgs"),
       diff: (arg: string) => {
         const base = { category: "task", enabled: true };
@@ -131,6 +136,7 @@ describe("the README matches the code", () => {
     },
     {
       heading: "### `WorkspaceRunTask`",
+      fields: workspaceRunTaskTable.fields as FieldTable,
       args: interfaceMembers("sdk/workspaceRunTask.ts", "WorkspaceRunTaskArgs"),
       // Through check, as the engine calls it: the deprecated `stage` changes the association through `stages`.
       diff: (arg: string) => {
@@ -150,7 +156,7 @@ describe("the README matches the code", () => {
     },
   ];
 
-  describe.each(resources)("$heading", ({ heading, args, diff, secrets }) => {
+  describe.each(resources)("$heading", ({ heading, fields, args, diff, secrets }) => {
     const rows = argumentRows(heading);
     const documented = rows.flatMap((r) => r.args);
 
@@ -167,6 +173,23 @@ describe("the README matches the code", () => {
           else if (/^update/.test(onChange)) expect([arg, outcome.changes, outcome.replaces]).toEqual([arg, true, []]);
           else if (/no effect/.test(onChange)) expect([arg, outcome.changes]).toEqual([arg, false]);
           else throw new Error(`${heading} ${arg}: unknown "on change" cell "${onChange}"`);
+        }
+      }
+    });
+
+    test("the default column says what the field table defaults to, and which arguments are required", () => {
+      for (const { args: names, cells } of rows) {
+        for (const arg of names) {
+          const field = fields[arg];
+          const cell = cells[2];
+          if (field.default && "value" in field.default) {
+            const value = field.default.value;
+            expect([arg, cell.includes(typeof value === "string" ? value : JSON.stringify(value))]).toEqual([arg, true]);
+          } else if (field.required && !(field.default && "from" in field.default)) {
+            expect([arg, cell]).toEqual([arg, expect.stringMatching(field.group ? `required for \`${field.group}\`` : "^required")]);
+          } else {
+            expect([arg, /^required/.test(cell)]).toEqual([arg, false]);
+          }
         }
       }
     });
