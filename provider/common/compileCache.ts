@@ -1,11 +1,6 @@
 /**
- * Node's module compile cache for the provider plugin. Every `pulumi` command starts the plugin afresh, and
- * most of what our code adds to its start is compiling zod, undici and the provider. With the cache, later
- * commands read the compiled code from disk instead (`os.tmpdir()/node-compile-cache`, or `NODE_COMPILE_CACHE`;
- * `NODE_DISABLE_COMPILE_CACHE=1` turns it off). Node writes the cache when a process exits normally, and the
- * engine kills the plugin instead, so it is written out after each batch of modules is loaded.
- *
- * Only in the plugin process: a program, a test runner or any other host keeps its own settings.
+ * Node's module compile cache, in the plugin process only, flushed after each batch of modules is loaded (the
+ * engine kills the plugin, and Node writes the cache only at a normal exit). Why: docs/design.md, "Start-up".
  */
 type CompileCacheApi = { enableCompileCache?: () => unknown; flushCompileCache?: () => void };
 

@@ -1,31 +1,9 @@
 import type { AttemptOutcome, HttpMethod, RetryPolicy } from "./client";
 
 /**
- * When to try a request again, by what its method allows:
- * - a status of 412, 429 or 5xx (but 501) is retried for requests that are safe to repeat (GET, LIST, PATCH,
- *   DELETE, and the snapshot service's POST, an upsert). A request that is not (the run task service's create
- *   POSTs) is retried only on 412 and 429, the statuses that say the request was not carried out; after any other
- *   5xx its outcome is unknown, and the error says so (`ServiceError.ambiguous`);
- * - a transport failure is retried for requests that are safe to repeat, and for the others only when the
- *   request certainly never reached the server (a refused connection). One that may have been acted on (the
- *   connection dropped or timed out after sending) is left to the caller, which looks for what it created
- *   (see `createOnce`);
- * - 400, 401, 403, 404, 422 and every other status are final.
- * Waits grow exponentially from `baseDelayMs` up to `maxDelayMs`, with full jitter, unless the server says how
- * long to wait (`Retry-After` in seconds or as an HTTP date, `X-RateLimit-Reset` in possibly fractional
- * seconds). 429s are retried for as long as the bound allows; other failures `maxRetries` times. No retry
- * starts that would end after `budgetMs` from the policy's creation (one policy per operation), and the HTTP
- * client cuts the last attempt short at that bound too.
- *
- * Why not undici's own retry machinery (`RetryHandler`, `RetryAgent`, `interceptors.retry`): it is built for
- * resumable downloads. A response whose body breaks off is "resumed" by sending the request again with a
- * `Range` header, which for a PATCH or POST re-sends the write and then fails ("server does not support the
- * range header"); on a retriable status it gives up with a `RequestRetryError` that drops the server's error
- * body (unless `throwOnError: false`); its default only honours `Retry-After`, not `X-RateLimit-Reset`; and its
- * retry callback cannot pace each attempt through the client's rate limiter, cut the attempt's timeouts to the
- * operation's remaining time (they are fixed per dispatch), or tell "never sent" from "sent, answer lost". The
- * policy below is the same shape as its retry callback (decide from the outcome, say how long to wait), run by
- * the client's own loop around single undici requests.
+ * When to try a request again, by what its method allows, and how long to wait: exponential backoff with full
+ * jitter unless the server says (`Retry-After`, `X-RateLimit-Reset`), within the operation's bound. The policy
+ * and why it is not undici's `RetryHandler`: docs/design.md, "Retries".
  */
 export interface RetrySettings {
   maxRetries: number;

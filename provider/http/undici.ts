@@ -2,13 +2,8 @@ import type { Agent, Dispatcher, errors } from "undici";
 import { persistCompileCache } from "../common/compileCache";
 
 /**
- * The parts of undici the HTTP core uses, loaded on first use: the plugin process starts for every `pulumi`
- * command, and a preview (check and diff only) never sends a request, so it need not pay for the HTTP client.
- *
- * Only the modules behind `Agent` and `Dispatcher#request` are loaded. The package's index also loads fetch,
- * WebSocket, caches, cookies and mocks, which more than doubles the time an `up` spends loading undici. The
- * module paths are not part of undici's documented interface: should a later release move them, the whole
- * package is loaded instead, which is slower but the same client.
+ * The parts of undici the HTTP core uses, loaded on first use: only the modules behind `Agent` and
+ * `Dispatcher#request`, or the whole package should a release move them. Why: docs/design.md, "Start-up".
  */
 export interface UndiciParts {
   Agent: typeof Agent;
