@@ -1,24 +1,18 @@
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
-import { hasCode } from "../http/serviceError";
 import { GONE, type ResourceProvider } from "../resource";
-import { createOnce } from "../services/createOnce";
+import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
 import { notProvenGone, refusedCreate } from "../services/runtask/outcomes";
 import { defaultOrganization } from "../services/runtask/settings";
-import { outcomeOf } from "../table/diff";
+import { checkAndDiff } from "../tableProvider";
 import { checkRunTask } from "./check";
 import { diffRunTaskDetail } from "./diff";
 import { asksForGlobal, sameGlobal } from "./fields";
 import { globalToSend, inputsOf, reportedGlobal, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
 type Props = Record<string, unknown>;
-
-function endpoints(): RunTaskEndpoints {
-  const { config, tuning } = providerContext();
-  return runTaskEndpoints(config, tuning);
-}
 
 function stateOf(props: Props): RunTaskState {
   const { __provider: _p, taskId: _t, ...rest } = props;
@@ -72,38 +66,23 @@ function organizationOf(s: RunTaskState): string | undefined {
  * Creates the task without ever making a duplicate (`createOnce`). A refusal (422) is looked into rather than
  * read: when a task of that name exists, the answer is the advice to adopt it, whatever the service's wording.
  */
-async function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): Promise<ResourceObject> {
+function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): Promise<ResourceObject> {
   const body = taskBody(s, write);
-  const find = () => findByName(api, s.organization, s.name);
-  try {
-    return await createOnce(() => api.createTask(s.organization, body, secretsOf(write)), find, {
-      matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
-      foreign: () => taskExists(s),
-      isConflict: (err) => hasCode(err, "invalid", "conflict"),
-      maxAttempts: api.http.createAttempts,
-      stats: providerContext().tuning.stats?.creates,
-    });
-  } catch (err) {
-    if (hasCode(err, "invalid", "conflict") && (await find()) !== undefined) throw taskExists(s);
-    throw err;
-  }
+  return createRefusalChecked(api.http, {
+    post: () => api.createTask(s.organization, body, secretsOf(write)),
+    find: () => findByName(api, s.organization, s.name),
+    matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
+    exists: () => taskExists(s),
+  });
 }
 
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
 export const runTaskProvider: ResourceProvider = {
-  async check(_olds, news, context) {
-    return checkRunTask(news, defaultOrganization(providerContext().config), context);
-  },
-
-  async diff(_id, olds, news) {
-    return outcomeOf(diffRunTaskDetail(olds, news));
-  },
-
-  diffDetail: diffRunTaskDetail,
+  ...checkAndDiff((_olds, news, context) => checkRunTask(news, defaultOrganization(providerContext().config), context), diffRunTaskDetail),
 
   async create(inputs) {
     const s = stateOf(inputs);
-    const api = endpoints();
+    const api = runTaskEndpoints();
     const write: TaskWrite = { hmacKey: s.hmacKey, global: s.global === undefined ? undefined : globalToSend(s.global) };
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write)) : await createTask(api, s, write);
@@ -117,7 +96,7 @@ export const runTaskProvider: ResourceProvider = {
 
   async read(id, props) {
     const prior = stateOf(props ?? {});
-    const api = endpoints();
+    const api = runTaskEndpoints();
     const found = await api.showTask(id);
     if (!found) {
       const organization = organizationOf(prior);
@@ -137,13 +116,13 @@ export const runTaskProvider: ResourceProvider = {
     if (s.hmacKey !== old.hmacKey) write.hmacKey = s.hmacKey ?? "";
     // Global settings are sent only when they differ in meaning: an organization without the feature gets none.
     if (!sameGlobal(old.global, s.global)) write.global = globalToSend(s.global);
-    const task = await endpoints().updateTask(id, taskBody(s, write), secretsOf(write));
+    const task = await runTaskEndpoints().updateTask(id, taskBody(s, write), secretsOf(write));
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) throw globalUnsupported(s);
     return { outs: outputs(s, task, write.global ?? old.global) };
   },
 
   async delete(id, props) {
-    const api = endpoints();
+    const api = runTaskEndpoints();
     if (await api.deleteTask(id)) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     const organization = organizationOf(stateOf(props ?? {}));

@@ -2,11 +2,11 @@ import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE } from "../resource";
+import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { checkSnapshotAutoConfig } from "./check";
 import { diffSnapshotAutoConfigDetail } from "./diff";
-import { outcomeOf } from "../table/diff";
 import { fromWire, secretValues, toWire, type SnapshotAutoConfigState } from "./wire";
 
 type Props = Record<string, unknown>;
@@ -28,15 +28,7 @@ function outputs(state: SnapshotAutoConfigState): Props {
 
 /** The `SnapshotAutoConfig` provider. The resource id is the configuration name. */
 export const snapshotAutoConfigProvider: ResourceProvider = {
-  async check(_olds, news, context) {
-    return checkSnapshotAutoConfig(news, context);
-  },
-
-  async diff(_id, olds, news) {
-    return outcomeOf(diffSnapshotAutoConfigDetail(olds, news));
-  },
-
-  diffDetail: diffSnapshotAutoConfigDetail,
+  ...checkAndDiff((_olds, news, context) => checkSnapshotAutoConfig(news, context), diffSnapshotAutoConfigDetail),
 
   async create(inputs) {
     const state = stateOf(inputs);

@@ -1,21 +1,14 @@
 import { toPlainJson } from "../common/plainJson";
-import { providerContext } from "../context";
-import { hasCode } from "../http/serviceError";
 import { GONE, type ResourceProvider } from "../resource";
-import { createOnce } from "../services/createOnce";
+import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { notProvenGone, refusedCreate } from "../services/runtask/outcomes";
-import { outcomeOf } from "../table/diff";
+import { checkAndDiff } from "../tableProvider";
 import { checkWorkspaceRunTask } from "./check";
 import { diffWorkspaceRunTaskDetail } from "./diff";
 import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
 
 type Props = Record<string, unknown>;
-
-function endpoints(): RunTaskEndpoints {
-  const { config, tuning } = providerContext();
-  return runTaskEndpoints(config, tuning);
-}
 
 function stateOf(props: Props): WorkspaceRunTaskState {
   const { __provider: _p, workspaceTaskId: _w, ...rest } = props;
@@ -50,18 +43,7 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState): Promi
     if (!found) throw new Error(`run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`);
     return found;
   };
-  try {
-    return await createOnce(post, find, {
-      matches: (found) => isWhatWasSent(found, s),
-      foreign: () => alreadyAttached(s),
-      isConflict: (err) => hasCode(err, "invalid", "conflict"),
-      maxAttempts: api.http.createAttempts,
-      stats: providerContext().tuning.stats?.creates,
-    });
-  } catch (err) {
-    if (hasCode(err, "invalid", "conflict") && (await find()) !== undefined) throw alreadyAttached(s);
-    throw err;
-  }
+  return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: () => alreadyAttached(s) });
 }
 
 /**
@@ -76,19 +58,11 @@ export function associationOf(id: string, props: Props): { workspaceId: string; 
 
 /** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
 export const workspaceRunTaskProvider: ResourceProvider = {
-  async check(olds, news) {
-    return checkWorkspaceRunTask(olds, news);
-  },
-
-  async diff(_id, olds, news) {
-    return outcomeOf(diffWorkspaceRunTaskDetail(olds, news));
-  },
-
-  diffDetail: diffWorkspaceRunTaskDetail,
+  ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail),
 
   async create(inputs) {
     const s = stateOf(inputs);
-    const api = endpoints();
+    const api = runTaskEndpoints();
     const existing = s.adopt === true ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
@@ -99,7 +73,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async read(id, props) {
     const prior = stateOf(props ?? {});
     const { workspaceId, id: wsTaskId } = associationOf(id, prior);
-    const api = endpoints();
+    const api = runTaskEndpoints();
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
     if (!resource) {
       if (await api.workspaceTasksAnswer(workspaceId)) return GONE;
@@ -113,13 +87,13 @@ export const workspaceRunTaskProvider: ResourceProvider = {
 
   async update(id, _olds, news) {
     const s = stateOf(news);
-    const resource = await endpoints().updateWorkspaceTask(s.workspaceId, associationOf(id, s).id, workspaceTaskBody(s, { withTask: false }));
+    const resource = await runTaskEndpoints().updateWorkspaceTask(s.workspaceId, associationOf(id, s).id, workspaceTaskBody(s, { withTask: false }));
     return { outs: toPlainJson(outputsOf(s, workspaceTaskFromWire(resource, s.workspaceId))) as Props };
   },
 
   async delete(id, props) {
     const { workspaceId, id: wsTaskId } = associationOf(id, stateOf(props ?? {}));
-    const api = endpoints();
+    const api = runTaskEndpoints();
     if (await api.deleteWorkspaceTask(workspaceId, wsTaskId)) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (await api.workspaceTasksAnswer(workspaceId)) return;

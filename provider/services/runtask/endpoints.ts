@@ -1,4 +1,5 @@
 import type { ConfigLookup } from "../../config/lookup";
+import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
 import { resolveRunTaskSettings } from "./settings";
@@ -95,7 +96,10 @@ function expectDocument(body: unknown, what: string): ResourceObject {
   return resource;
 }
 
-/** The endpoints with settings read now from `lookup` (the provider's stack config, or a program's). */
-export function runTaskEndpoints(lookup: ConfigLookup, tuning?: ClientTuning): RunTaskEndpoints {
+/**
+ * The endpoints with settings read now from `lookup` (a program's stack config), by default from the provider's
+ * context (the stack config the engine handed over, and the clients' tuning).
+ */
+export function runTaskEndpoints(lookup: ConfigLookup = providerContext().config, tuning: ClientTuning = providerContext().tuning): RunTaskEndpoints {
   return new RunTaskEndpoints(new RunTaskHttp(resolveRunTaskSettings(lookup), tuning));
 }
