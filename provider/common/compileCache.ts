@@ -11,9 +11,12 @@ function inPluginProcess(): boolean {
   return /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(require.main?.filename ?? "");
 }
 
-/** Turns the cache on for the modules loaded from now on (Node 22.8 and later; a no-op elsewhere). */
-export function useCompileCache(): void {
-  if (enabled || !inPluginProcess()) return;
+/**
+ * Turns the cache on for the modules loaded from now on (Node 22.8 and later; a no-op elsewhere), in the dynamic
+ * provider plugin's process; `inProviderPlugin` says the caller is a provider plugin's own entry.
+ */
+export function useCompileCache(inProviderPlugin = false): void {
+  if (enabled || !(inProviderPlugin || inPluginProcess())) return;
   (require("node:module") as CompileCacheApi).enableCompileCache?.();
   enabled = true;
 }

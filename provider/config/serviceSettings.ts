@@ -39,6 +39,8 @@ export interface ServiceDescription<N extends string> {
   example: string;
   /** What the token must be allowed, for the message when it is missing. */
   tokenNeeds: string;
+  /** Checks of the service's own settings, throwing with the message users see. */
+  validate?: Partial<Record<N, (value: string) => void>>;
 }
 
 /** Reads and checks a service's settings: stack config first, then the environment. */

@@ -19,12 +19,23 @@ export interface SnapshotStatus {
   lastSnapshotError: string;
 }
 
+export interface GetSnapshotStatusArgs {
+  /** The configuration's name. */
+  name: string;
+}
+
+/** Every automated snapshot configuration. */
+export interface ListSnapshotAutoConfigsResult {
+  /** Names of every configuration (empty when there are none). */
+  names: string[];
+}
+
 function endpoints(config: ConfigLookup, tuning?: ClientTuning): SnapshotEndpoints {
   return new SnapshotEndpoints(resolveSnapshotSettings(config), tuning);
 }
 
 /** The snapshot status of a configuration; fails when no configuration has that name. */
-export async function getSnapshotStatus(args: { name: string }, config: ConfigLookup, tuning?: ClientTuning): Promise<SnapshotStatus> {
+export async function getSnapshotStatus(args: GetSnapshotStatusArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<SnapshotStatus> {
   const data = await endpoints(config, tuning).readStatus(args.name);
   if (!data) throw new Error(`getSnapshotStatus: no snapshot configuration named "${args.name}"`);
   const text = (k: string) => (typeof data[k] === "string" ? (data[k] as string) : "");

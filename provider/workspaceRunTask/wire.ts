@@ -10,12 +10,17 @@ const { fields } = workspaceRunTaskTable;
 /** An association as the provider keeps it. */
 export type WorkspaceRunTaskState = StateOf<typeof workspaceRunTaskTable> & { workspaceId: string; taskId: string };
 
-/** An association as the service reports it (also what the functions return). */
+/** An association of a run task to a workspace, as the service reports it. */
 export interface WorkspaceTaskRecord {
+  /** The `wstask-...` id. */
   id: string;
+  /** The workspace (`ws-...`). */
   workspaceId: string;
+  /** The run task (`task-...`). */
   taskId: string;
+  /** `advisory` or `mandatory`. */
   enforcementLevel: string;
+  /** Lifecycle stages, in order. */
   stages: string[];
 }
 

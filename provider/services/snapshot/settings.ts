@@ -27,6 +27,7 @@ export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
     ),
     namespace: { key: "snapshot:namespace", env: "SERVICE_NAMESPACE", doc: "Namespace of the calls; must be unset or root: the endpoints are root-namespace only." },
   },
+  validate: { namespace: (value) => requireRootNamespace(value) },
 };
 
 /** Stack config keys and the environment variables they fall back to. */

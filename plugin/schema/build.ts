@@ -1,0 +1,151 @@
+import type { SettingSpec } from "../../provider/config/serviceSettings";
+import type { Field, FieldTable, ValueType } from "../../provider/table/field";
+import type { FunctionDefinition, PackageDefinition, ResourceDefinition } from "../definition";
+import type { DocComments } from "./docComments";
+
+/** The parts of the Pulumi package schema this package uses (`pkg/codegen/schema/pulumi.json`). */
+export interface TypeSpec {
+  type?: "string" | "integer" | "boolean" | "array" | "object";
+  items?: TypeSpec;
+  $ref?: string;
+  oneOf?: TypeSpec[];
+}
+export interface PropertySpec extends TypeSpec {
+  description?: string;
+  secret?: boolean;
+  replaceOnChanges?: boolean;
+  deprecationMessage?: string;
+}
+export interface ObjectSpec {
+  type?: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+export interface ResourceSpec extends ObjectSpec {
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs?: string[];
+}
+export interface PackageSchema {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  keywords: string[];
+  license: string;
+  config: { variables: Record<string, PropertySpec> };
+  provider: ResourceSpec;
+  types: Record<string, ObjectSpec>;
+  resources: Record<string, ResourceSpec>;
+  functions: Record<string, { description?: string; inputs?: ObjectSpec; outputs: ObjectSpec }>;
+}
+
+/** Where a property's description comes from: an interface (or class) of a source file. */
+interface DocSource {
+  file: string;
+  container: string;
+}
+
+/**
+ * The package schema of a provider plugin, derived from its resources' field tables (types, required inputs and
+ * outputs, secrets, replacement) and described with the same doc comments the SDK's users read.
+ */
+export function buildSchema(pkg: PackageDefinition, version: string, docs: DocComments): PackageSchema {
+  const types: Record<string, ObjectSpec> = {};
+  const builder = new SchemaBuilder(pkg.name, docs, types);
+  const variables = Object.fromEntries(Object.entries<SettingSpec>(pkg.service.settings).map(([name, s]) => [name, configVariable(s)]));
+  const schema: PackageSchema = {
+    name: pkg.name,
+    displayName: pkg.displayName,
+    version,
+    description: pkg.description,
+    keywords: ["pulumi", pkg.name, "category/utility", "kind/native"],
+    license: "Apache-2.0",
+    config: { variables },
+    provider: { description: `The provider of the ${pkg.name} package: where and how to reach the service.`, properties: {}, inputProperties: variables },
+    types,
+    resources: Object.fromEntries(pkg.resources.map((r) => [r.token, builder.resource(r)])),
+    functions: Object.fromEntries(pkg.functions.map((f) => [f.token, builder.function(f)])),
+  };
+  return schema;
+}
+
+function configVariable(s: SettingSpec): PropertySpec {
+  return { type: s.type ?? "string", description: `${s.doc} Environment: \`${s.env}\`.`, ...(s.secret ? { secret: true } : {}) };
+}
+
+class SchemaBuilder {
+  constructor(
+    private readonly pkg: string,
+    private readonly docs: DocComments,
+    private readonly types: Record<string, ObjectSpec>,
+  ) {}
+
+  resource(def: ResourceDefinition): ResourceSpec {
+    const { fields } = def.table;
+    const argsDoc = { file: def.docs.file, container: def.docs.args };
+    const classDoc = { file: def.docs.file, container: def.docs.class };
+    const args = Object.keys(fields).filter((k) => !fields[k].output);
+    const inputProperties = Object.fromEntries(args.map((k) => [k, this.property(fields[k], [argsDoc], k, def.docs.nested?.[k], true)]));
+    const properties = Object.fromEntries(Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, argsDoc], k, def.docs.nested?.[k], false)]));
+    return {
+      description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\nImport ID: ${def.importId}.`.trim(),
+      properties,
+      required: Object.keys(fields).filter((k) => fields[k].output || fields[k].required || (fields[k].default && "value" in fields[k].default)),
+      inputProperties,
+      requiredInputs: args.filter((k) => fields[k].required && !fields[k].group && !fields[k].default),
+    };
+  }
+
+  function(def: FunctionDefinition): { description?: string; inputs?: ObjectSpec; outputs: ObjectSpec } {
+    const { file, itemsFile = file } = def.docs;
+    // A result that is a record of its own is described where that record is declared.
+    const outputsFile = def.docs.outputItems ? file : itemsFile;
+    const spec: { description?: string; inputs?: ObjectSpec; outputs: ObjectSpec } = {
+      description: this.docs.of(file, def.docs.function),
+      outputs: this.object(def.outputs, { file: outputsFile, container: def.docs.outputs }, def.docs.outputItems, itemsFile),
+    };
+    if (def.docs.inputs) spec.inputs = this.object(def.inputs, { file: def.docs.file, container: def.docs.inputs });
+    return spec;
+  }
+
+  private object(fields: FieldTable, doc: DocSource, itemsDoc?: string, itemsFile?: string): ObjectSpec {
+    const properties = Object.fromEntries(Object.keys(fields).map((k) => [k, this.property(fields[k], [doc], k, itemsDoc, false, itemsFile)]));
+    const required = Object.keys(fields).filter((k) => fields[k].required);
+    return { type: "object", description: this.docs.of(doc.file, doc.container), properties, ...(required.length ? { required } : {}) };
+  }
+
+  /** A property: its type, its description from the first source that has one, secrecy and replacement. */
+  private property(field: Field, sources: DocSource[], name: string, nestedDoc: string | undefined, input: boolean, nestedFile = sources[0].file): PropertySpec {
+    const file = nestedFile;
+    const description = sources.map((s) => this.docs.member(s.file, s.container, name)).find((d) => d !== undefined);
+    const deprecation = sources.map((s) => this.docs.deprecation(s.file, s.container, name)).find((d) => d !== undefined);
+    const spec: PropertySpec = { ...this.type(input ? (field.input ?? field.value) : field.value, file, nestedDoc) };
+    if (description ?? deprecation) spec.description = description ?? deprecation;
+    if (deprecation) spec.deprecationMessage = deprecation;
+    if (field.secret) spec.secret = true;
+    if (field.onChange === "replace") spec.replaceOnChanges = true;
+    return spec;
+  }
+
+  private type(type: ValueType, file: string, nestedDoc?: string): TypeSpec {
+    switch (type.type) {
+      case "string":
+      case "integer":
+      case "boolean":
+        return { type: type.type };
+      case "array":
+        return { type: "array", items: this.type(type.items, file, nestedDoc) };
+      case "oneOf":
+        return { oneOf: type.of.map((t) => this.type(t, file)) };
+      case "object": {
+        const token = `${this.pkg}:index:${type.name}`;
+        if (!this.types[token]) {
+          this.types[token] = { type: "object", properties: {} };
+          this.types[token] = this.object(type.fields, { file, container: nestedDoc ?? type.name });
+        }
+        return { $ref: `#/types/${token}` };
+      }
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../packageRoot";
+
+/** The JSON schema of a plugin's package, as shipped in `plugins/<name>/schema.json` (written by `npm run schema`). */
+export function schemaText(name: string): string {
+  return readFileSync(schemaFile(name), "utf8");
+}
+
+export function schemaFile(name: string): string {
+  return join(packageRoot(), "plugins", name, "schema.json");
+}

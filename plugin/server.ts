@@ -1,0 +1,208 @@
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import type { JavaScriptValue, Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
+import { persistCompileCache } from "../provider/common/compileCache";
+import { toPlainJson } from "../provider/common/plainJson";
+import { packageVersion } from "./packageRoot";
+import { setProviderContext, providerContext } from "../provider/context";
+import { newClientStats } from "../provider/services/tuning";
+import { checkConfig, configLookup, fromVariables } from "./config";
+import type { PackageDefinition, ResourceDefinition } from "./definition";
+import { detailedDiff } from "./detailedDiff";
+import { schemaText } from "./schema/load";
+import { unwrapSecrets, wrapSecrets } from "./secrets";
+
+type Props = Record<string, unknown>;
+type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
+type Done = grpcTypes.sendUnaryData<unknown>;
+
+const grpc: typeof grpcTypes = require("@grpc/grpc-js");
+const pb: typeof providerPb = require("@pulumi/pulumi/proto/provider_pb");
+const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const { PluginInfo } = require("@pulumi/pulumi/proto/plugin_pb");
+const { Struct }: { Struct: typeof StructType } = require("google-protobuf/google/protobuf/struct_pb");
+const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
+persistCompileCache();
+
+function plain(struct: StructType | undefined): { plain: Props; secretKeys: Set<string> } {
+  return unwrapSecrets((struct?.toJavaScript() ?? {}) as Props);
+}
+
+function struct(props: Props): StructType {
+  return Struct.fromJavaScript(toPlainJson(props) as Record<string, JavaScriptValue>);
+}
+
+/** The resource's name from its URN (`urn:pulumi:stack::project::type::name`). */
+function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/**
+ * The ResourceProvider gRPC service of one provider plugin, over the same provider core as the dynamic provider:
+ * each call unwraps secrets, calls the core, and marks secret what the schema or the request says is.
+ */
+export class ProviderServer {
+  private readonly resources: Map<string, ResourceDefinition>;
+  private configured = false;
+
+  constructor(private readonly pkg: PackageDefinition) {
+    this.resources = new Map(pkg.resources.map((r) => [r.token, r]));
+  }
+
+  /** Implementations by method name; those left out answer UNIMPLEMENTED. */
+  handlers(): grpcTypes.UntypedServiceImplementation {
+    const unary =
+      <Req>(fn: (req: Req) => Promise<unknown> | unknown) =>
+      (call: Call<Req>, done: Done) => {
+        Promise.resolve()
+          .then(() => fn(call.request))
+          .then(
+            (res) => done(null, res),
+            (err) => done({ code: grpc.status.UNKNOWN, details: err instanceof Error ? err.message : String(err) }),
+          );
+      };
+    return {
+      getPluginInfo: unary(() => new PluginInfo().setVersion(packageVersion())),
+      getSchema: unary(() => new pb.GetSchemaResponse().setSchema(schemaText(this.pkg.name))),
+      checkConfig: unary((req: providerPb.CheckRequest) => this.checkConfig(req)),
+      diffConfig: unary((req: providerPb.DiffRequest) => this.diffConfig(req)),
+      configure: unary((req: providerPb.ConfigureRequest) => this.configure(req)),
+      check: unary((req: providerPb.CheckRequest) => this.check(req)),
+      diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
+      create: unary((req: providerPb.CreateRequest) => this.create(req)),
+      read: unary((req: providerPb.ReadRequest) => this.read(req)),
+      update: unary((req: providerPb.UpdateRequest) => this.update(req)),
+      delete: unary((req: providerPb.DeleteRequest) => this.delete(req)),
+      invoke: unary((req: providerPb.InvokeRequest) => this.invoke(req)),
+      cancel: unary(() => new Empty()),
+    };
+  }
+
+  private resource(urn: string, type?: string): ResourceDefinition {
+    const token = type || urn.split("::")[2];
+    const found = this.resources.get(token);
+    if (!found) throw new Error(`${this.pkg.name}: unknown resource type "${token}"`);
+    return found;
+  }
+
+  /** Secret outputs: the schema's secret properties, and what the request held as secret. */
+  private secretOutputs(def: ResourceDefinition, ...fromRequest: Set<string>[]): Set<string> {
+    const keys = new Set(Object.keys(def.table.fields).filter((k) => def.table.fields[k].secret));
+    for (const set of fromRequest) for (const key of set) keys.add(key);
+    return keys;
+  }
+
+  private checkConfig(req: providerPb.CheckRequest) {
+    const { plain: news } = plain(req.getNews());
+    const failures = checkConfig(this.pkg.service, news);
+    return new pb.CheckResponse().setInputs(req.getNews()).setFailuresList(failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+  }
+
+  /** A change of settings changes no resource: the provider is configured anew, nothing is replaced. */
+  private diffConfig(req: providerPb.DiffRequest) {
+    const olds = plain(req.getOlds()).plain;
+    const news = plain(req.getNews()).plain;
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    return new pb.DiffResponse().setChanges(changed.length ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE).setDiffsList(changed);
+  }
+
+  /** Settings from the request's `args` (secrets unwrapped), else from its `variables`; then the environment. */
+  private configure(req: providerPb.ConfigureRequest) {
+    const args = req.getArgs();
+    const values = args ? plain(args).plain : fromVariables(this.pkg.name, req.getVariablesMap().toArray());
+    const { tuning } = providerContext();
+    setProviderContext({ config: configLookup(this.pkg.name, values), tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
+    this.configured = true;
+    return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
+  }
+
+  private async check(req: providerPb.CheckRequest) {
+    const def = this.resource(req.getUrn(), req.getType());
+    const { plain: news, secretKeys } = plain(req.getNews());
+    const olds = plain(req.getOlds()).plain;
+    const result = await def.provider().check(olds, news, { resourceName: req.getName() || nameOf(req.getUrn()) });
+    const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));
+    return res.setFailuresList(result.failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+  }
+
+  private diff(req: providerPb.DiffRequest) {
+    const def = this.resource(req.getUrn(), req.getType());
+    const olds = plain(req.getOlds()).plain;
+    const news = plain(req.getNews()).plain;
+    const detail = def.provider().diffDetail(olds, news);
+    const res = new pb.DiffResponse()
+      .setChanges(detail.changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
+      .setReplacesList(detail.replaces)
+      .setDiffsList(detail.changed)
+      .setDeletebeforereplace(detail.deleteBeforeReplace)
+      .setHasdetaileddiff(true);
+    const map = res.getDetaileddiffMap();
+    for (const [key, kind] of detailedDiff(detail, olds, news)) map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(true));
+    return res;
+  }
+
+  private async create(req: providerPb.CreateRequest) {
+    this.requireConfigured();
+    const def = this.resource(req.getUrn(), req.getType());
+    const { plain: inputs, secretKeys } = plain(req.getProperties());
+    if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
+    const { id, outs } = await def.provider().create(inputs);
+    return new pb.CreateResponse().setId(def.idOf ? def.idOf(id, outs) : id).setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, secretKeys))));
+  }
+
+  /**
+   * A refresh carries the state; an import only the id. Inputs are the request's where it has some (the engine
+   * keeps the program's), and the core's where it has none (an import: what a program would write).
+   */
+  private async read(req: providerPb.ReadRequest) {
+    this.requireConfigured();
+    const def = this.resource(req.getUrn(), req.getType());
+    const state = plain(req.getProperties());
+    const given = plain(req.getInputs());
+    const read = await def.provider().read(req.getId(), state.plain);
+    if (!read.id) return new pb.ReadResponse().setId("");
+    const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
+    const inputs = Object.keys(given.plain).length > 0 ? given.plain : (read.inputs ?? {});
+    return new pb.ReadResponse().setId(read.id).setProperties(struct(wrapSecrets(read.props, secrets))).setInputs(struct(wrapSecrets(inputs, secrets)));
+  }
+
+  private async update(req: providerPb.UpdateRequest) {
+    this.requireConfigured();
+    const def = this.resource(req.getUrn(), req.getType());
+    const olds = plain(req.getOlds());
+    const news = plain(req.getNews());
+    if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
+    const { outs } = await def.provider().update(req.getId(), olds.plain, news.plain);
+    return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, olds.secretKeys, news.secretKeys))));
+  }
+
+  private async delete(req: providerPb.DeleteRequest) {
+    this.requireConfigured();
+    const def = this.resource(req.getUrn(), req.getType());
+    await def.provider().delete(req.getId(), plain(req.getProperties()).plain);
+    return new Empty();
+  }
+
+  private async invoke(req: providerPb.InvokeRequest) {
+    const fn = this.pkg.functions.find((f) => f.token === req.getTok());
+    if (!fn) throw new Error(`${this.pkg.name}: unknown function "${req.getTok()}"`);
+    const { config, tuning } = providerContext();
+    const result = await fn.call(plain(req.getArgs()).plain, config, tuning);
+    return new pb.InvokeResponse().setReturn(struct(result));
+  }
+
+  /** The engine configures a provider before any resource call; without it the settings would be the defaults. */
+  private requireConfigured(): void {
+    if (!this.configured) throw new Error(`${this.pkg.name}: the provider was called before it was configured`);
+  }
+}
+
+/** Starts the service on a free loopback port; resolves with the port. */
+export async function listen(pkg: PackageDefinition): Promise<{ port: number; server: grpcTypes.Server }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  server.addService(ResourceProviderService, new ProviderServer(pkg).handlers());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
+  );
+  return { port, server };
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { PACKAGES, schemaJson } from "../../plugin/schema/generate";
+import { schemaText } from "../../plugin/schema/load";
+import { secretArgs } from "../../provider/table/derived";
+
+/**
+ * The provider plugins' schemas: what the field tables and the SDK's doc comments generate (and `npm run schema`
+ * writes), valid against the Pulumi package metaschema, with the tokens and secrets of the package's contract.
+ */
+const metaschema = JSON.parse(readFileSync(join(__dirname, "fixtures/pulumi-package-metaschema.json"), "utf8"));
+const validate = new Ajv2020({ strict: false, allErrors: true }).compile(metaschema);
+
+describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
+  const schema = JSON.parse(schemaText(name));
+
+  test("plugins/<name>/schema.json is what the tables and doc comments generate (run `npm run schema` after changing them)", () => {
+    expect(schemaText(name)).toBe(schemaJson(pkg));
+  });
+
+  test("is valid against the Pulumi package metaschema", () => {
+    validate(schema);
+    expect(validate.errors ?? []).toEqual([]);
+  });
+
+  test("every resource and function is described, and every property too", () => {
+    const undescribed: string[] = [];
+    const visit = (where: string, properties: Record<string, { description?: string }>) => {
+      for (const [k, p] of Object.entries(properties)) if (!p.description) undescribed.push(`${where}.${k}`);
+    };
+    for (const [token, r] of Object.entries<any>(schema.resources)) {
+      if (!r.description) undescribed.push(token);
+      visit(`${token}.inputs`, r.inputProperties);
+      visit(`${token}.outputs`, r.properties);
+    }
+    for (const [token, f] of Object.entries<any>(schema.functions)) {
+      if (!f.description) undescribed.push(token);
+      visit(`${token}.inputs`, f.inputs?.properties ?? {});
+      visit(`${token}.outputs`, f.outputs.properties);
+    }
+    for (const [token, t] of Object.entries<any>(schema.types)) visit(token, t.properties);
+    visit("config", schema.config.variables);
+    expect(undescribed).toEqual([]);
+  });
+
+  test("the secrets of the tables and the token are declared secret", () => {
+    for (const r of pkg.resources) {
+      const declared = Object.entries<any>(schema.resources[r.token].inputProperties).filter(([, p]) => p.secret).map(([k]) => k);
+      expect(declared.sort()).toEqual(secretArgs(r.table.fields).sort());
+      for (const k of declared) expect(schema.resources[r.token].properties[k].secret).toBe(true);
+    }
+    expect(schema.config.variables.token.secret).toBe(true);
+    expect(Object.entries<any>(schema.config.variables).filter(([, v]) => v.secret).map(([k]) => k)).toEqual(["token"]);
+  });
+});
+
+test("the tokens of the contract (DESIGN section 7)", () => {
+  const tokens = (name: string) => {
+    const s = JSON.parse(schemaText(name));
+    return [...Object.keys(s.resources), ...Object.keys(s.functions)].sort();
+  };
+  expect(tokens("snapshot")).toEqual(["snapshot:index:SnapshotAutoConfig", "snapshot:index:getSnapshotStatus", "snapshot:index:listSnapshotAutoConfigs"]);
+  expect(tokens("runtask")).toEqual([
+    "runtask:index:RunTask",
+    "runtask:index:WorkspaceRunTask",
+    "runtask:index:getRunTask",
+    "runtask:index:getWorkspaceRunTask",
+    "runtask:index:listRunTasks",
+    "runtask:index:listWorkspaceRunTasks",
+  ]);
+  const secretInputs = [...PACKAGES]
+    .flatMap((p) => p.resources)
+    .flatMap((r) => Object.entries<any>(JSON.parse(schemaText(r.token.split(":")[0])).resources[r.token].inputProperties).filter(([, v]) => v.secret).map(([k]) => k));
+  expect(secretInputs.sort()).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudBAccountKey", "cloudCServiceAccountKey", "hmacKey"]);
+});
