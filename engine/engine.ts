@@ -1,4 +1,5 @@
-import { DynamicPlugin } from "./plugin";
+import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
+import type { ResourceProviderClient } from "./plugin/resourceProviderClient";
 import { secretOutputKeys, stripSecrets } from "./secrets";
 import { StackState, type ResourceState } from "./state";
 
@@ -21,12 +22,11 @@ export interface Step {
 }
 
 export interface EngineOptions {
-  /** The program's directory: the plugin runs there and resolves the package from its node_modules. */
-  programDir: string;
+  /** Starts the provider plugin, once per command (e.g. dynamicProviderPlugin(programDir)). */
+  plugin: PluginLauncher;
   stateFile: string;
   /** The stack config, as `pulumi config` holds it (secrets decrypted, as the engine hands them over). */
   config: Record<string, string>;
-  env?: NodeJS.ProcessEnv;
   /** Resource operations in flight at once, dependencies respected (`pulumi up --parallel`). Default 1. */
   parallelism?: number;
 }
@@ -34,11 +34,12 @@ export interface EngineOptions {
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /**
- * A stand-in for the Pulumi engine, small enough to read: it drives the dynamic provider plugin through the
- * calls `pulumi preview`, `up`, `refresh` and `destroy` make, in the engine's order, keeping a state file of
- * inputs and outputs. Each command starts a fresh plugin process and configures it with the stack config, as
- * each `pulumi` command does. Replacements are create-before-delete, and the old resource is deleted with the
- * provider text stored in its state. Secrets are stripped before calls and re-marked after them.
+ * A stand-in for the Pulumi engine, small enough to read: it drives a provider plugin through the calls
+ * `pulumi preview`, `up`, `refresh` and `destroy` make, in the engine's order, keeping a state file of inputs
+ * and outputs. Each command starts a fresh plugin process and configures it with the stack config, as each
+ * `pulumi` command does. Replacements are create-before-delete, and the old resource is deleted with the
+ * provider text stored in its state. Secrets are stripped before calls and re-marked after them, as the engine
+ * does for a provider that declines them (the dynamic provider plugin does).
  */
 export class Engine {
   /** All the plugin printed, across commands. */
@@ -178,18 +179,20 @@ export class Engine {
     await Promise.all(done.values());
   }
 
-  private async command<T>(body: (plugin: DynamicPlugin, state: StackState) => Promise<T>): Promise<T> {
-    const plugin = await DynamicPlugin.start(this.options.programDir, this.options.env);
+  private async command<T>(body: (plugin: ResourceProviderClient, state: StackState) => Promise<T>): Promise<T> {
+    let plugin: ProviderPlugin | undefined;
     const state = this.state();
     try {
-      await plugin.configure(this.options.config);
+      plugin = await this.options.plugin.start();
+      const { acceptSecrets } = await plugin.client.configure(this.options.config);
+      if (acceptSecrets) throw new Error("the plugin accepts secrets: this driver strips them before every call, as the engine does only for a provider that declines them");
       const started = process.hrtime.bigint();
       const engineCpu = process.cpuUsage();
-      const pluginCpu = plugin.cpuMs();
-      const result = await body(plugin, state);
+      const pluginCpu = plugin.process.cpuMs();
+      const result = await body(plugin.client, state);
       this.lastOperationsMs = Number(process.hrtime.bigint() - started) / 1e6;
       const { user, system } = process.cpuUsage(engineCpu);
-      const pluginCpuAfter = plugin.cpuMs();
+      const pluginCpuAfter = plugin.process.cpuMs();
       this.lastOperationsCpuMs = {
         plugin: pluginCpu === undefined || pluginCpuAfter === undefined ? undefined : pluginCpuAfter - pluginCpu,
         engine: (user + system) / 1000,
@@ -201,13 +204,15 @@ export class Engine {
     } finally {
       // What was done is recorded even when the command fails part way, as the engine's journal does.
       state.save();
-      this.lastPeakRssKb = plugin.peakRssKb();
-      await plugin.stop();
-      this.pluginOutput += plugin.output;
+      if (plugin) {
+        this.lastPeakRssKb = plugin.process.peakRssKb();
+        await plugin.stop();
+        this.pluginOutput += plugin.output;
+      }
     }
   }
 
-  private async check(plugin: DynamicPlugin, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
+  private async check(plugin: ResourceProviderClient, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
     const { inputs, failures } = await plugin.check(urnOf(reg), old?.inputs ?? {}, news);
     if (failures.length > 0) {
       throw new Error(`${reg.name}: invalid arguments: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
@@ -215,7 +220,7 @@ export class Engine {
     return inputs;
   }
 
-  private async plan(plugin: DynamicPlugin, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
+  private async plan(plugin: ResourceProviderClient, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
     const diff = await plugin.diff(urnOf(reg), old.id, old.outputs, checked);
     if (diff.changes === "unknown") throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
     if (diff.changes === "none") return { op: "same", name: reg.name };
@@ -262,7 +267,8 @@ export function urnOf(reg: { type: string; name: string }): string {
 }
 
 /** `@id:<name>` placeholders become the id in state, or unknown when the resource is not (yet) there. */
-function resolveIds(value: unknown, state: StackState, pending: Set<string>): any {
+function resolveIds<T>(value: T, state: StackState, pending: Set<string>): T;
+function resolveIds(value: unknown, state: StackState, pending: Set<string>): unknown {
   if (typeof value === "string" && value.startsWith("@id:")) {
     const name = value.slice(4);
     const r = state.get(name);
