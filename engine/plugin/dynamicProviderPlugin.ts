@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { projectName } from "../project/pulumiYaml";
 import { ProviderPlugin, type PluginLauncher } from "./providerPlugin";
 import { ProviderProcess, type LaunchSpec } from "./providerProcess";
 import { ResourceProviderClient } from "./resourceProviderClient";
@@ -9,7 +10,7 @@ const ENGINE_ADDRESS = "127.0.0.1:0";
 export interface DynamicPluginOptions {
   /** Further environment; undefined values unset a variable. */
   env?: NodeJS.ProcessEnv;
-  /** The Pulumi project's name, as the engine passes it. Default `conformance-fixture`. */
+  /** The Pulumi project's name, as the engine passes it. Default: the name in the program's Pulumi.yaml. */
   project?: string;
 }
 
@@ -20,7 +21,7 @@ export interface DynamicPluginOptions {
  */
 export function dynamicProviderLaunch(programDir: string, options: DynamicPluginOptions = {}): { spec: LaunchSpec; pulumiDir: string } {
   const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir] }));
-  const project = options.project ?? "conformance-fixture";
+  const project = options.project ?? projectName(programDir) ?? "project";
   return {
     pulumiDir,
     spec: {

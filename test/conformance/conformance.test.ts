@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type Emulator } from "../../emulator";
 import { FULL_GRANT } from "../../emulator/runtask/access";
 import { providerShim } from "../../sdk/shim";
-import { createConsumerProject, dynamicProviderPlugin, Engine, urnOf, type ConsumerProject, type ProgramSpec, type Registration, type Step } from "../../engine";
+import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Registration, type Step } from "../../engine";
 
 /**
  * The provider under the real dynamic-provider plugin, driven as `pulumi preview/up/refresh/destroy` drive it
@@ -42,7 +42,7 @@ const config = (snapshotToken = CANARY.snapshotToken, runTaskToken = CANARY.runT
 });
 
 beforeAll(async () => {
-  fixture = createConsumerProject();
+  fixture = createConsumerProject({ project: "conformance-fixture", stack: "conformance" });
   snapshotDir = mkdtempSync(join(tmpdir(), "conformance-snapshots-"));
   emulator = await startEmulator({
     snapshot: { tokens: { [CANARY.snapshotToken]: { sudo: true }, [CANARY.snapshotTokenNew]: { sudo: true } }, takeSnapshots: false },
@@ -311,7 +311,7 @@ describe("start-up", () => {
       try {
         await plugin.client.configure(config());
         const [daily] = program().filter((r) => r.name === "daily");
-        const { failures } = await plugin.client.check(urnOf(daily), {}, daily.inputs);
+        const { failures } = await plugin.client.check(daily.urn, {}, daily.inputs);
         expect(failures).toEqual([]);
         // Written once the check's work is done, before the engine could stop the plugin.
         await new Promise((resolve) => setTimeout(resolve, 200));
