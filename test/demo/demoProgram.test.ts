@@ -75,6 +75,9 @@ test("the root project's program is the built demo program; the packed package h
   // The demo and the engine driver are repository tooling, not part of the package.
   expect(existsSync(join(installed, "dist/demo"))).toBe(false);
   expect(existsSync(join(installed, "dist/engine"))).toBe(false);
+  // Nor is the incremental build's bookkeeping.
+  expect(existsSync(join(REPO, "dist/.tsbuildinfo"))).toBe(true);
+  expect(existsSync(join(installed, "dist/.tsbuildinfo"))).toBe(false);
   // The demo runs from dist/ and needs the driver there.
   expect(existsSync(join(REPO, "dist/engine/engine.js"))).toBe(true);
 });
