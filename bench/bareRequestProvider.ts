@@ -1,4 +1,4 @@
-import type { Registration } from "../test/conformance/engine/engine";
+import type { Registration } from "../engine";
 
 /**
  * A dynamic provider that sends the same number of requests per operation as ours (a snapshot configuration's

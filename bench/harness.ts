@@ -4,18 +4,17 @@ import { join } from "node:path";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
 import { DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/access";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
-import { Engine } from "../test/conformance/engine/engine";
-import { prepareFixture, type Fixture } from "../test/conformance/fixture";
+import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject } from "../engine";
 
 /** One emulator, one consumer project and one stack, as a benchmark's world. */
 export interface World {
   emulator: Emulator;
-  fixture: Fixture;
+  fixture: ConsumerProject;
   engine: Engine;
   close(): Promise<void>;
 }
 
-export async function world(fixture: Fixture, emulatorOptions: EmulatorOptions = {}, parallelism = 1): Promise<World> {
+export async function world(fixture: ConsumerProject, emulatorOptions: EmulatorOptions = {}, parallelism = 1): Promise<World> {
   const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, ...emulatorOptions });
   const stack = stackOf(fixture, emulator.url, parallelism);
   return {
@@ -33,11 +32,11 @@ export async function world(fixture: Fixture, emulatorOptions: EmulatorOptions =
  * An engine driver for the fixture's project, configured for the emulator at `url`, with a state file of its own
  * (removed by `remove`) or the given one (left alone).
  */
-export function stackOf(fixture: Fixture, url: string, parallelism: number, existingStateFile?: string): { engine: Engine; stateFile: string; remove(): void } {
+export function stackOf(fixture: ConsumerProject, url: string, parallelism: number, existingStateFile?: string): { engine: Engine; stateFile: string; remove(): void } {
   const dir = existingStateFile ? undefined : mkdtempSync(join(tmpdir(), "bench-state-"));
   const stateFile = existingStateFile ?? join(dir!, "state.json");
   const engine = new Engine({
-    programDir: fixture.dir,
+    plugin: dynamicProviderPlugin(fixture.dir),
     stateFile,
     parallelism,
     config: {
@@ -51,7 +50,7 @@ export function stackOf(fixture: Fixture, url: string, parallelism: number, exis
   return { engine, stateFile, remove: () => dir && rmSync(dir, { recursive: true, force: true }) };
 }
 
-export { prepareFixture };
+export { createConsumerProject };
 
 /** Milliseconds taken by `run`. */
 export async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {

@@ -1,4 +1,4 @@
-import type { ProgramSpec } from "../test/conformance/fixture";
+import type { ProgramSpec } from "../engine";
 
 /** A program of `n` resources: a third each of snapshot configurations, run tasks, and attachments of them. */
 export function mixedProgram(n: number, version: number): ProgramSpec {

@@ -1,4 +1,4 @@
-import type { Registration } from "../test/conformance/engine/engine";
+import type { Registration } from "../engine";
 
 /**
  * A dynamic provider that does nothing and sends no request: run through the same plugin, engine driver and

@@ -38,7 +38,7 @@ export function renderReport(r: BenchResults): string {
   lines.push("## Method", "");
   lines.push(
     "Every figure comes from the real `@pulumi/pulumi/cmd/dynamic-provider` plugin process, driven through the",
-    "engine's sequences by the conformance suite's engine driver (`test/conformance/engine/`), in a consumer",
+    "engine's sequences by the engine driver (`engine/`, the stand-in for the Pulumi engine), in a consumer",
     "project where the packed package is installed, against the bundled emulator on loopback. Each `pulumi`",
     "command starts a fresh plugin process, as the CLI does. Requests are counted at the emulator. For throughput",
     "the emulator runs in a process of its own (a remote service does not share the engine's event loop) and adds",

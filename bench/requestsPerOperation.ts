@@ -1,6 +1,5 @@
-import type { ProgramSpec } from "../test/conformance/fixture";
+import type { ConsumerProject, ProgramSpec } from "../engine";
 import { world, type World } from "./harness";
-import type { Fixture } from "../test/conformance/fixture";
 
 /** Requests one resource's operations make, counted at the emulator, by resource type. */
 export interface RequestCounts {
@@ -53,7 +52,7 @@ async function count(w: World, routes: RegExp, run: () => Promise<unknown>): Pro
   return Object.entries(w.emulator.requests.byRoute()).filter(([route]) => routes.test(route)).reduce((n, [, c]) => n + c, 0);
 }
 
-export async function requestsPerOperation(fixture: Fixture): Promise<Record<string, RequestCounts>> {
+export async function requestsPerOperation(fixture: ConsumerProject): Promise<Record<string, RequestCounts>> {
   const out: Record<string, RequestCounts> = {};
   for (const kind of ["SnapshotAutoConfig", "RunTask", "WorkspaceRunTask"]) {
     const w = await world(fixture, { runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: WS, name: "bench" }] }] } });

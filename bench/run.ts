@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: cost per operation, throughput at scale, start-up, state size and listing, measured with the
- * emulator and the conformance suite's engine driver around the real plugin process. Writes
+ * emulator and the engine driver (engine/) around the real plugin process. Writes
  * bench/results/latest.json and docs/benchmarks.md; `-- --quick` a smaller run to bench/results/quick.*, and
  * `-- --render` the page alone, from the last results.
  */
@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { listing } from "./listing";
-import { prepareFixture } from "./harness";
+import { createConsumerProject } from "./harness";
 import { providerCpu } from "./providerCpu";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { renderReport, type BenchResults } from "./report";
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     return;
   }
   const quick = process.argv.includes("--quick");
-  const fixture = prepareFixture();
+  const fixture = createConsumerProject();
   try {
     const log = (what: string) => process.stderr.write(`bench: ${what}\n`);
     log("requests per operation");

@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
-import { DynamicPlugin } from "../test/conformance/engine/plugin";
-import type { Fixture } from "../test/conformance/fixture";
+import { dynamicProviderPlugin, type ConsumerProject } from "../engine";
 import { median } from "./harness";
 import { NULL_PROVIDER_TEXT } from "./nullProvider";
 
@@ -38,12 +37,12 @@ const URN = "urn:pulumi:s::p::pulumi-nodejs:dynamic/snapshot:SnapshotAutoConfig:
  */
 async function firstOperation(dir: string, env: NodeJS.ProcessEnv, config: Record<string, string>, news: Record<string, unknown>, create: boolean) {
   const started = process.hrtime.bigint();
-  const plugin = await DynamicPlugin.start(dir, env);
+  const plugin = await dynamicProviderPlugin(dir, { env }).start();
   const up = process.hrtime.bigint();
   try {
-    await plugin.configure(config);
-    const { inputs } = await plugin.check(URN, {}, news);
-    if (create) await plugin.create(URN, inputs);
+    await plugin.client.configure(config);
+    const { inputs } = await plugin.client.check(URN, {}, news);
+    if (create) await plugin.client.create(URN, inputs);
     const end = process.hrtime.bigint();
     return { totalMs: Number(end - started) / 1e6, afterStartMs: Number(end - up) / 1e6 };
   } finally {
@@ -56,7 +55,7 @@ async function firstOperation(dir: string, env: NodeJS.ProcessEnv, config: Recor
  * speed varies from minute to minute. Ours runs with the compile cache that earlier commands left (as every
  * command after the first does) and, for an up's first create, also with an empty one (the first command).
  */
-export async function startup(fixture: Fixture, runs = 9): Promise<StartupFigures> {
+export async function startup(fixture: ConsumerProject, runs = 9): Promise<StartupFigures> {
   const emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
   // Compile caches of these runs' own (its default place is under the temporary directory).
   const cacheRoot = mkdtempSync(join(tmpdir(), "bench-startup-"));

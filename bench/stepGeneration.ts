@@ -1,4 +1,4 @@
-import type { Fixture } from "../test/conformance/fixture";
+import type { ConsumerProject } from "../engine";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { stackOf } from "./harness";
 import { mixedProgram } from "./mixedProgram";
@@ -19,7 +19,7 @@ export interface StepGenerationFigures {
  * and Diff through the plugin therefore caps a real `up` whatever its parallelism. Measured as a no-op `up` at
  * parallelism 1 over `n` existing resources (created and destroyed at parallelism 64 around it).
  */
-export async function stepGeneration(fixture: Fixture, n: number): Promise<StepGenerationFigures> {
+export async function stepGeneration(fixture: ConsumerProject, n: number): Promise<StepGenerationFigures> {
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
     runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }] },

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
-import type { Registration } from "../test/conformance/engine/engine";
-import type { Fixture } from "../test/conformance/fixture";
+import type { Registration } from "../engine";
+import type { ConsumerProject } from "../engine";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { median, stackOf, timed } from "./harness";
 import { mixedProgram } from "./mixedProgram";
@@ -69,7 +69,7 @@ interface Run {
 }
 
 /** One pass of create, no-op up, update and delete over `n` resources, against a fresh emulator process. */
-async function run(fixture: Fixture, versions: [Registration[], Registration[]], n: number, parallelism: number): Promise<Run> {
+async function run(fixture: ConsumerProject, versions: [Registration[], Registration[]], n: number, parallelism: number): Promise<Run> {
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
     faults: { latencyMs: LATENCY_MS },
@@ -120,7 +120,7 @@ async function run(fixture: Fixture, versions: [Registration[], Registration[]],
  * speed varies from run to run; each phase reports its median run), then once with the null provider and once
  * with the bare-request provider.
  */
-export async function throughput(fixture: Fixture, n: number, parallelism: number, runs = 3): Promise<ThroughputFigures> {
+export async function throughput(fixture: ConsumerProject, n: number, parallelism: number, runs = 3): Promise<ThroughputFigures> {
   const versions: [Registration[], Registration[]] = [fixture.capture(mixedProgram(n, 1)), fixture.capture(mixedProgram(n, 2))];
   const all: Run[] = [];
   for (let i = 0; i < runs; i++) all.push(await run(fixture, versions, n, parallelism));

@@ -2,19 +2,21 @@ import { parseArgs } from "node:util";
 
 export const DEMO_USAGE = `Usage: npm run demo [-- options]
 
-Runs the root Pulumi.yaml project through the Pulumi Automation API: preview, up, a second up that changes
-nothing, destroy. By default against the bundled emulator on a free loopback port, with a temporary file
-backend and passphrase.
+Runs the root Pulumi.yaml project: preview, up, a second up that changes nothing, destroy. By default against
+the bundled emulator on a free loopback port. With a Pulumi CLI on PATH, through the Pulumi Automation API with
+a temporary file backend and passphrase; without one, the same program through the bundled engine driver
+(engine/), a stand-in for the Pulumi engine.
 
 Options:
-  --keep      keep the stack, its state and its resources (the emulator still stops at the end)
-  --real      target the real services named by the environment instead of the emulator:
-                SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION,
-                DEMO_WORKSPACE_ID (the workspace to attach the run task to),
-                DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
-                DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
-  --verbose   print the Pulumi CLI's own output as well
-  --help      print this help`;
+  --require-cli  stop (exit 1) where no Pulumi CLI is on PATH instead of using the engine driver
+  --keep         keep the stack, its state and its resources (the emulator still stops at the end)
+  --real         target the real services named by the environment instead of the emulator:
+                   SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION,
+                   DEMO_WORKSPACE_ID (the workspace to attach the run task to),
+                   DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
+                   DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
+  --verbose      print the Pulumi CLI's own output (or the provider plugin's) as well
+  --help         print this help`;
 
 export interface RealServices {
   snapshot: { address: string; token: string };
@@ -27,6 +29,8 @@ export interface RealServices {
 export interface DemoOptions {
   keep: boolean;
   verbose: boolean;
+  /** Stop where no Pulumi CLI is on PATH, rather than run through the engine driver. */
+  requireCli: boolean;
   /** Present with `--real`. */
   real?: RealServices;
 }
@@ -42,11 +46,15 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       keep: { type: "boolean" },
       real: { type: "boolean" },
       verbose: { type: "boolean" },
+      "require-cli": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return { kind: "help" };
-  return { kind: "run", options: { keep: values.keep ?? false, verbose: values.verbose ?? false, real: values.real ? realServices(env) : undefined } };
+  return {
+    kind: "run",
+    options: { keep: values.keep ?? false, verbose: values.verbose ?? false, requireCli: values["require-cli"] ?? false, real: values.real ? realServices(env) : undefined },
+  };
 }
 
 const REQUIRED = ["SERVICE_ADDR", "SERVICE_TOKEN", "RUNTASK_ADDR", "RUNTASK_TOKEN", "RUNTASK_ORGANIZATION", "DEMO_WORKSPACE_ID", "DEMO_SNAPSHOT_PATH"] as const;

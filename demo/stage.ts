@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createConsumerProject, repositoryRoot, type ConsumerProject } from "../engine";
 
 /** The repository root (this file is demo/stage.ts, built to dist/demo/stage.js). */
-export const REPO = resolve(__dirname, existsSync(resolve(__dirname, "../package.json")) ? ".." : "../..");
+export const REPO = repositoryRoot(__dirname);
 
 /** The program file the root Pulumi.yaml names as `main`, relative to the project. */
 export function projectMain(repo = REPO): string {
@@ -30,35 +30,11 @@ export function copyProject(dir: string, repo = REPO): string {
 }
 
 /**
- * Installs the package into `dir/node_modules` as a user's `npm install` would: from `npm pack` of the
- * repository, so only what the package publishes is there. Its dependencies are taken from the repository's
- * installed tree: linked, except @pulumi/pulumi, which is copied, because the closure serializer names modules
- * by resolving them from its own location, which must be this node_modules for the provider text to be the
- * short `require("pulumi-snapshot-runtask/shim/...")`.
+ * The root project, ready to run: a consumer project in `dir` (the packed package installed as a user's
+ * `npm install` would, see engine/project), with the root project copied over it.
  */
-export function installPackage(dir: string, repo = REPO): void {
-  const modules = join(dir, "node_modules");
-  mkdirSync(join(modules, "@pulumi"), { recursive: true });
-  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: repo, encoding: "utf8" }).trim().split("\n").pop()!;
-  const pkg = join(modules, "pulumi-snapshot-runtask");
-  mkdirSync(pkg);
-  execFileSync("tar", ["xzf", join(dir, packed), "-C", pkg, "--strip-components=1"]);
-  rmSync(join(dir, packed));
-  for (const entry of readdirSync(join(repo, "node_modules"))) {
-    if (entry === "@pulumi" || entry === ".bin" || entry.startsWith(".") || entry === "pulumi-snapshot-runtask") continue;
-    symlinkSync(join(repo, "node_modules", entry), join(modules, entry));
-  }
-  for (const entry of readdirSync(join(repo, "node_modules/@pulumi"))) {
-    const from = join(repo, "node_modules/@pulumi", entry);
-    if (entry === "pulumi") cpSync(from, join(modules, "@pulumi", entry), { recursive: true });
-    else symlinkSync(from, join(modules, "@pulumi", entry));
-  }
-}
-
-/** The root project, ready to run: copied into `dir`, with the package installed there. */
-export function stageProject(dir: string, repo = REPO): { dir: string; program: string } {
-  mkdirSync(dir, { recursive: true });
+export function stageProject(dir: string, repo = REPO): { project: ConsumerProject; dir: string; program: string } {
+  const project = createConsumerProject({ dir });
   const program = copyProject(dir, repo);
-  installPackage(dir, repo);
-  return { dir, program };
+  return { project, dir, program };
 }

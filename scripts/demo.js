@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm run demo`. The demo drives the Pulumi CLI through the Automation API, so where no `pulumi` is on PATH it
-// stops at once, before building anything, with the same message as automation/pulumiCli.ts. Otherwise it
-// builds the package and runs the demo (demo/main.ts), passing its flags through.
+// `npm run demo`: builds the package and runs the demo (demo/main.ts), passing its flags through. With a `pulumi`
+// CLI on PATH the demo drives it through the Automation API; without one it runs the same program through the
+// bundled engine driver, unless `--require-cli`: then it stops at once, before building anything, with the same
+// message as automation/pulumiCli.ts. The build is incremental (tsconfig.build.json): where dist/ is up to date
+// it writes nothing.
 "use strict";
 const { spawnSync } = require("node:child_process");
 const { accessSync, constants, statSync } = require("node:fs");
@@ -30,7 +32,7 @@ function onPath(name) {
 }
 
 const help = args.includes("--help") || args.includes("-h");
-if (!help && !onPath("pulumi")) {
+if (!help && args.includes("--require-cli") && !onPath("pulumi")) {
   process.stderr.write(
     "The demo needs the Pulumi CLI, and no `pulumi` executable was found on PATH.\n" +
       `Install it (${INSTALL_URL}), e.g. \`curl -fsSL https://get.pulumi.com | sh\` on Linux and macOS or ` +

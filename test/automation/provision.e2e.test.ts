@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { prepareFixture, type Fixture } from "../conformance/fixture";
+import { createConsumerProject, type ConsumerProject } from "../../engine";
 import { describeIfCli } from "../support/pulumiCli";
 
 type Automation = typeof import("../../automation");
@@ -15,14 +15,14 @@ type Automation = typeof import("../../automation");
  */
 describeIfCli("provision() through the Automation API and the real engine", () => {
   const HMAC = "canary-e2e-hmac-key-6a1d";
-  let fixture: Fixture;
+  let fixture: ConsumerProject;
   let emulator: Emulator;
   let automation: Automation;
   let work: string;
   let options: import("../../automation").ProvisioningStackOptions;
 
   beforeAll(async () => {
-    fixture = prepareFixture();
+    fixture = createConsumerProject();
     // Resolved from the consumer project, so that the installed copy answers, not this repository.
     automation = createRequire(join(fixture.dir, "index.js"))("pulumi-snapshot-runtask/automation");
     emulator = await startEmulator({ snapshot: { takeSnapshots: false } });

@@ -5,13 +5,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type Emulator } from "../../emulator";
 import { FULL_GRANT } from "../../emulator/runtask/access";
 import { providerShim } from "../../sdk/shim";
-import { Engine, urnOf, type Registration, type Step } from "./engine/engine";
-import { DynamicPlugin } from "./engine/plugin";
-import { prepareFixture, type Fixture, type ProgramSpec } from "./fixture";
+import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Registration, type Step } from "../../engine";
 
 /**
  * The provider under the real dynamic-provider plugin, driven as `pulumi preview/up/refresh/destroy` drive it
- * (see engine/engine.ts), against the emulator. The scenarios run in order on one stack, as a user's would.
+ * (by the engine driver, engine/engine.ts), against the emulator. The scenarios run in order on one stack, as a
+ * user's would.
  */
 
 const CANARY = {
@@ -29,7 +28,7 @@ const CANARY = {
 };
 const canaries = () => Object.values(CANARY).flatMap((v) => [v, ...(v.includes('"') ? [JSON.stringify(v).slice(1, -1)] : [])]);
 
-let fixture: Fixture;
+let fixture: ConsumerProject;
 let emulator: Emulator;
 let engine: Engine;
 let snapshotDir: string;
@@ -43,7 +42,7 @@ const config = (snapshotToken = CANARY.snapshotToken, runTaskToken = CANARY.runT
 });
 
 beforeAll(async () => {
-  fixture = prepareFixture();
+  fixture = createConsumerProject({ project: "conformance-fixture", stack: "conformance" });
   snapshotDir = mkdtempSync(join(tmpdir(), "conformance-snapshots-"));
   emulator = await startEmulator({
     snapshot: { tokens: { [CANARY.snapshotToken]: { sudo: true }, [CANARY.snapshotTokenNew]: { sudo: true } }, takeSnapshots: false },
@@ -55,7 +54,7 @@ beforeAll(async () => {
       ],
     },
   });
-  engine = new Engine({ programDir: fixture.dir, stateFile: join(fixture.dir, "state.json"), config: config() });
+  engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "state.json"), config: config() });
 });
 
 afterAll(async () => {
@@ -308,11 +307,11 @@ describe("start-up", () => {
     };
     try {
       // The default cache directory is under the temporary directory; nothing in the environment overrides it.
-      const plugin = await DynamicPlugin.start(fixture.dir, { TMPDIR: tmp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined });
+      const plugin = await dynamicProviderPlugin(fixture.dir, { env: { TMPDIR: tmp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined } }).start();
       try {
-        await plugin.configure(config());
+        await plugin.client.configure(config());
         const [daily] = program().filter((r) => r.name === "daily");
-        const { failures } = await plugin.check(urnOf(daily), {}, daily.inputs);
+        const { failures } = await plugin.client.check(daily.urn, {}, daily.inputs);
         expect(failures).toEqual([]);
         // Written once the check's work is done, before the engine could stop the plugin.
         await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,55 +1,47 @@
-import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
-import { findPulumiCli, missingPulumiCliMessage } from "../../automation/pulumiCli";
-import { changesBesidesSame } from "../../demo/main";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { missingPulumiCliMessage } from "../../automation/pulumiCli";
+import { changesBesidesSame } from "../../demo/demo";
 import { parseDemoArguments, realServices } from "../../demo/options";
+import { npmCli, pathWithoutPulumi, REPO, run } from "../support/demoCommand";
 import { describeIfCli } from "../support/pulumiCli";
 
-const REPO = resolve(__dirname, "../..");
-
-/** PATH without any directory that holds a `pulumi` executable. */
-const pathWithoutPulumi = (process.env.PATH ?? "")
-  .split(delimiter)
-  .filter((dir) => dir && !findPulumiCli({ PATH: dir }))
-  .join(delimiter);
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(command, args, { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
-
-const builtAt = () => statSync(join(REPO, "dist/sdk/index.js")).mtimeMs;
-
-describe("npm run demo where no Pulumi CLI is installed", () => {
+describe("npm run demo -- --require-cli where no Pulumi CLI is installed", () => {
   const env = { ...process.env, PATH: pathWithoutPulumi };
   const expected = `${missingPulumiCliMessage("The demo")}\n`;
 
   test("the launcher stops at once, before building, says what is missing and how to install it, and exits 1", async () => {
-    const before = builtAt();
-    const result = await run(process.execPath, ["scripts/demo.js"], env);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: expected });
-    expect(result.stderr).toContain("https://www.pulumi.com/docs/install/");
-    expect(builtAt()).toBe(before);
+    // A copy of the launcher where there is nothing to build with: had it gone on to build, it would fail
+    // another way (no typescript to resolve) and say so on stderr.
+    const isolated = mkdtempSync(join(tmpdir(), "demo-launcher-"));
+    try {
+      mkdirSync(join(isolated, "scripts"));
+      cpSync(join(REPO, "scripts/demo.js"), join(isolated, "scripts/demo.js"));
+      const result = await run(process.execPath, [join(isolated, "scripts/demo.js"), "--require-cli"], env, { cwd: isolated });
+      expect(result).toMatchObject({ code: 1, stdout: "", stderr: expected });
+      expect(result.stderr).toContain("https://www.pulumi.com/docs/install/");
+    } finally {
+      rmSync(isolated, { recursive: true, force: true });
+    }
   });
 
   test("through npm, the README's command", async () => {
-    const npm = process.env.npm_execpath;
-    if (!npm) throw new Error("run the tests through npm (npm test, npx jest): npm_execpath names the npm that runs `npm run demo`");
-    const result = await run(process.execPath, [npm, "run", "--silent", "demo"], env);
-    expect(result.code).not.toBe(0);
+    const result = await run(process.execPath, [npmCli(), "run", "--silent", "demo", "--", "--require-cli"], env);
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain(expected);
+    expect(result.stdout).toBe("");
   });
 
   test("the demo itself checks too, when started without the launcher", async () => {
-    const result = await run(process.execPath, ["dist/demo/main.js"], env);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: expected });
+    const result = await run(process.execPath, ["dist/demo/main.js", "--require-cli"], env);
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: expected });
+  });
+
+  test("--keep --real needs the CLI: nothing but the driver could act on the kept stack", async () => {
+    const real = { SERVICE_ADDR: "https://s.example", SERVICE_TOKEN: "st", RUNTASK_ADDR: "https://r.example", RUNTASK_TOKEN: "rt", RUNTASK_ORGANIZATION: "acme", DEMO_WORKSPACE_ID: "ws-1", DEMO_SNAPSHOT_PATH: "/srv" };
+    const result = await run(process.execPath, ["dist/demo/main.js", "--keep", "--real"], { ...env, ...real });
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: `${missingPulumiCliMessage("The demo with --keep --real")}\n` });
   });
 
   test("--help works without the CLI", async () => {
@@ -61,7 +53,8 @@ describe("npm run demo where no Pulumi CLI is installed", () => {
 
 describe("demo options", () => {
   test("flags", () => {
-    expect(parseDemoArguments(["--keep", "--verbose"])).toEqual({ kind: "run", options: { keep: true, verbose: true, real: undefined } });
+    expect(parseDemoArguments(["--keep", "--verbose"])).toEqual({ kind: "run", options: { keep: true, verbose: true, requireCli: false, real: undefined } });
+    expect(parseDemoArguments(["--require-cli"])).toMatchObject({ kind: "run", options: { requireCli: true } });
     expect(() => parseDemoArguments(["--reall"])).toThrow(/reall/);
   });
 
@@ -97,7 +90,7 @@ describe("demo options", () => {
 /** The whole demo, as a user runs it; needs the Pulumi CLI. */
 describeIfCli("npm run demo with the Pulumi CLI", () => {
   test("runs preview, up, a second up without changes, destroy, and exits 0", async () => {
-    const result = await run(process.execPath, ["dist/demo/main.js"], process.env);
+    const result = await run(process.execPath, ["dist/demo/main.js", "--require-cli"], process.env);
     if (result.code !== 0) console.error(result.stdout, result.stderr);
     expect(result.code).toBe(0);
     // Counts include the stack resource itself.

@@ -5,16 +5,14 @@ import { fileURLToPath } from "node:url";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
-import { copyProject, projectMain } from "../../demo/stage";
+import { copyProject, projectMain, REPO } from "../../demo/stage";
 import { demoStackConfig } from "../../demo/stackConfig";
-import { Engine, type Registration, type Step } from "../conformance/engine/engine";
-import { SECRET_SIG } from "../conformance/engine/secrets";
-import { prepareFixture, type Fixture } from "../conformance/fixture";
+import { createConsumerProject, dynamicProviderPlugin, Engine, SECRET_SIG, type ConsumerProject, type Registration, type Step } from "../../engine";
 
 /**
  * The demo's provisioning path without a Pulumi CLI: the root project's program (the one `npm run demo` runs),
  * copied into a consumer project with the packed package installed, captured under mocks, and driven through
- * the real dynamic-provider plugin by the conformance suite's engine stand-in, against the emulator, in the
+ * the real dynamic-provider plugin by the engine driver (engine/), against the emulator, in the
  * demo's order: preview, up, a snapshot, a second up that changes nothing, destroy.
  *
  * Under mocks the program runs before the driver creates anything, while in a real `up` its apply of the
@@ -26,7 +24,7 @@ import { prepareFixture, type Fixture } from "../conformance/fixture";
 const HMAC = "canary-demo-hmac-key-3c9e";
 const STATUS_ROUTE = "GET /v1/sys/storage/raft/snapshot-auto/status/:name";
 
-let fixture: Fixture;
+let fixture: ConsumerProject;
 let emulator: Emulator;
 let engine: Engine;
 let snapshots: string;
@@ -34,7 +32,7 @@ let program: string;
 let captureEnv: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  fixture = prepareFixture();
+  fixture = createConsumerProject();
   program = copyProject(fixture.dir);
   snapshots = mkdtempSync(join(tmpdir(), "demo-snapshots-"));
   emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
@@ -51,7 +49,7 @@ beforeAll(async () => {
   const secretKeys = Object.entries(config).filter(([, v]) => v.secret).map(([k]) => k);
   // The program reads its stack config as the language host hands it over.
   captureEnv = { PULUMI_CONFIG: JSON.stringify(plain), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys) };
-  engine = new Engine({ programDir: fixture.dir, stateFile: join(fixture.dir, "demo-state.json"), config: plain });
+  engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "demo-state.json"), config: plain });
 });
 
 afterAll(async () => {
@@ -74,8 +72,14 @@ test("the root project's program is the built demo program; the packed package h
   const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
   expect(existsSync(join(installed, pkg.bin["pulumi-snapshot-runtask-emulator"]))).toBe(true);
   expect(existsSync(join(installed, pkg.exports["./automation"].default))).toBe(true);
-  // The demo itself is repository tooling, not part of the package.
+  // The demo and the engine driver are repository tooling, not part of the package.
   expect(existsSync(join(installed, "dist/demo"))).toBe(false);
+  expect(existsSync(join(installed, "dist/engine"))).toBe(false);
+  // Nor is the incremental build's bookkeeping.
+  expect(existsSync(join(REPO, "dist/.tsbuildinfo"))).toBe(true);
+  expect(existsSync(join(installed, "dist/.tsbuildinfo"))).toBe(false);
+  // The demo runs from dist/ and needs the driver there.
+  expect(existsSync(join(REPO, "dist/engine/engine.js"))).toBe(true);
 });
 
 test("preview plans the three resources and writes nothing", async () => {

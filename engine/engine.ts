@@ -1,44 +1,30 @@
-import { DynamicPlugin } from "./plugin";
+import { inDependencyOrder, inReverseDependencyOrder } from "./order";
+import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
+import type { ResourceProviderClient } from "./plugin/resourceProviderClient";
+import { resolveIds, type Registration } from "./registration";
 import { secretOutputKeys, stripSecrets } from "./secrets";
 import { StackState, type ResourceState } from "./state";
-
-/** What the program registered for one resource, as captured under mocks (see fixture/capture.js). */
-export interface Registration {
-  type: string;
-  name: string;
-  inputs: Record<string, unknown>;
-  additionalSecretOutputs: string[];
-  dependencies: string[];
-}
-
-export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "refresh" | "gone";
-
-export interface Step {
-  op: StepOp;
-  name: string;
-  /** For refresh: whether the outputs changed (drift). For replace/update: the diff's replaced keys. */
-  detail?: string[] | boolean;
-}
+import type { Step, StepEvent, StepOp } from "./steps";
 
 export interface EngineOptions {
-  /** The program's directory: the plugin runs there and resolves the package from its node_modules. */
-  programDir: string;
+  /** Starts the provider plugin, once per command (e.g. dynamicProviderPlugin(programDir)). */
+  plugin: PluginLauncher;
   stateFile: string;
   /** The stack config, as `pulumi config` holds it (secrets decrypted, as the engine hands them over). */
   config: Record<string, string>;
-  env?: NodeJS.ProcessEnv;
   /** Resource operations in flight at once, dependencies respected (`pulumi up --parallel`). Default 1. */
   parallelism?: number;
+  /** Progress, one resource at a time (what the CLI displays). */
+  onEvent?: (event: StepEvent) => void;
 }
 
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
 /**
- * A stand-in for the Pulumi engine, small enough to read: it drives the dynamic provider plugin through the
- * calls `pulumi preview`, `up`, `refresh` and `destroy` make, in the engine's order, keeping a state file of
- * inputs and outputs. Each command starts a fresh plugin process and configures it with the stack config, as
- * each `pulumi` command does. Replacements are create-before-delete, and the old resource is deleted with the
- * provider text stored in its state. Secrets are stripped before calls and re-marked after them.
+ * A stand-in for the Pulumi engine, small enough to read: it drives a provider plugin through the calls
+ * `pulumi preview`, `up`, `refresh` and `destroy` make, in the engine's order, keeping a state file of inputs
+ * and outputs. Each command starts a fresh plugin process and configures it with the stack config, as each
+ * `pulumi` command does. Replacements are create-before-delete, and the old resource is deleted with the
+ * provider text stored in its state. Secrets are stripped before calls and re-marked after them, as the engine
+ * does for a provider that declines them (the dynamic provider plugin does).
  */
 export class Engine {
   /** All the plugin printed, across commands. */
@@ -69,21 +55,25 @@ export class Engine {
   async preview(program: Registration[]): Promise<Step[]> {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
+      const plan = (step: Step, type: string) => {
+        steps.push(step);
+        this.emit("planned", step.op, type, step.name);
+      };
       const pendingIds = new Set<string>();
       for (const reg of program) {
         const old = state.get(reg.name);
         const { plain } = stripSecrets(resolveIds(reg.inputs, state, pendingIds));
         const checked = await this.check(plugin, reg, old, plain);
         if (!old) {
-          steps.push({ op: "create", name: reg.name });
+          plan({ op: "create", name: reg.name }, reg.type);
           pendingIds.add(reg.name);
           continue;
         }
         const step = await this.plan(plugin, reg, old, checked);
         if (step.op === "replace") pendingIds.add(reg.name);
-        steps.push(step);
+        plan(step, reg.type);
       }
-      for (const r of state.resources) if (!program.some((p) => p.name === r.name)) steps.push({ op: "delete", name: r.name });
+      for (const r of state.resources) if (!program.some((p) => p.name === r.name)) plan({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined }, r.type);
       return steps;
     });
   }
@@ -93,7 +83,7 @@ export class Engine {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
       const replaced: ResourceState[] = [];
-      await this.inDependencyOrder(program, async (reg) => {
+      await inDependencyOrder(program, this.parallelism, async (reg) => {
         const old = state.get(reg.name);
         const { plain, secretKeys } = stripSecrets(resolveIds(reg.inputs, state, new Set()));
         const checked = await this.check(plugin, reg, old, plain);
@@ -101,24 +91,35 @@ export class Engine {
         steps.push(step);
         if (step.op === "same") {
           // The engine keeps the old outputs (and their provider text) and records the new inputs.
-          state.put({ ...old!, inputs: checked, secretInputs: secretKeys });
-        } else if (step.op === "update") {
-          const outputs = await plugin.update(urnOf(reg), old!.id, old!.outputs, checked);
-          state.put(this.record(reg, old!.id, checked, outputs, secretKeys));
-        } else {
-          if (step.op === "replace") replaced.push(old!);
-          const { id, outputs } = await plugin.create(urnOf(reg), checked);
-          state.put(this.record(reg, id, checked, outputs, secretKeys));
+          state.put({ ...old!, inputs: checked, secretInputs: secretKeys, retainOnDelete: reg.retainOnDelete });
+          this.emit("done", "same", reg.type, reg.name, old!.id);
+          return;
         }
+        await this.step(
+          step.op,
+          reg,
+          async () => {
+            if (step.op === "update") {
+              const outputs = await plugin.update(reg.urn, old!.id, old!.outputs, checked);
+              state.put(this.record(reg, old!.id, checked, outputs, secretKeys));
+              return old!.id;
+            }
+            if (step.op === "replace") replaced.push(old!);
+            const { id, outputs } = await plugin.create(reg.urn, checked);
+            state.put(this.record(reg, id, checked, outputs, secretKeys));
+            return id;
+          },
+          (id) => id,
+        );
       });
       const removed = state.resources.filter((r) => !program.some((p) => p.name === r.name));
-      await this.inReverseDependencyOrder(removed, async (r) => {
-        await plugin.delete(r.urn, r.id, r.outputs);
+      await inReverseDependencyOrder(removed, this.parallelism, async (r) => {
+        await this.delete(plugin, r);
         state.remove(r.name);
-        steps.push({ op: "delete", name: r.name });
+        steps.push({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined });
       });
       // Replaced resources go last, each with the provider text of its own state.
-      await this.inReverseDependencyOrder(replaced, (old) => plugin.delete(old.urn, old.id, old.outputs));
+      await inReverseDependencyOrder(replaced, this.parallelism, (old) => this.delete(plugin, old));
       return steps;
     });
   }
@@ -128,7 +129,8 @@ export class Engine {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
       for (const r of [...state.resources]) {
-        const read = await plugin.read(r.urn, r.id, r.outputs, r.inputs);
+        // The event's id is empty when the resource is gone.
+        const read = await this.step("refresh", r, () => plugin.read(r.urn, r.id, r.outputs, r.inputs), (answer) => answer.id || undefined);
         if (!read.id) {
           state.remove(r.name);
           steps.push({ op: "gone", name: r.name });
@@ -147,49 +149,33 @@ export class Engine {
   async destroy(): Promise<Step[]> {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
-      await this.inReverseDependencyOrder([...state.resources], async (r) => {
-        await plugin.delete(r.urn, r.id, r.outputs);
+      await inReverseDependencyOrder([...state.resources], this.parallelism, async (r) => {
+        await this.delete(plugin, r);
         state.remove(r.name);
-        steps.push({ op: "delete", name: r.name });
+        steps.push({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined });
       });
       return steps;
     });
   }
 
-  /** Runs `op` for every registration once its dependencies are done, `parallelism` at a time. */
-  private async inDependencyOrder(regs: Registration[], op: (reg: Registration) => Promise<void>): Promise<void> {
-    const done = new Map<string, Promise<void>>();
-    const slots = new Semaphore(this.options.parallelism ?? 1);
-    for (const reg of regs) {
-      const deps = reg.dependencies.map((urn) => done.get(urn)).filter((p): p is Promise<void> => p !== undefined);
-      done.set(urnOf(reg), Promise.all(deps).then(() => slots.run(() => op(reg))));
-    }
-    await Promise.all(done.values());
+  private get parallelism(): number {
+    return this.options.parallelism ?? 1;
   }
 
-  /** Runs `op` for every resource once everything that depends on it is done, `parallelism` at a time. */
-  private async inReverseDependencyOrder<T extends { urn: string; dependencies?: string[] }>(items: T[], op: (item: T) => Promise<void>): Promise<void> {
-    const done = new Map<string, Promise<void>>();
-    const slots = new Semaphore(this.options.parallelism ?? 1);
-    for (const item of [...items].reverse()) {
-      const dependents = items.filter((other) => other.dependencies?.includes(item.urn)).map((d) => done.get(d.urn)).filter((p): p is Promise<void> => p !== undefined);
-      done.set(item.urn, Promise.all(dependents).then(() => slots.run(() => op(item))));
-    }
-    await Promise.all(done.values());
-  }
-
-  private async command<T>(body: (plugin: DynamicPlugin, state: StackState) => Promise<T>): Promise<T> {
-    const plugin = await DynamicPlugin.start(this.options.programDir, this.options.env);
+  private async command<T>(body: (plugin: ResourceProviderClient, state: StackState) => Promise<T>): Promise<T> {
+    let plugin: ProviderPlugin | undefined;
     const state = this.state();
     try {
-      await plugin.configure(this.options.config);
+      plugin = await this.options.plugin.start();
+      const { acceptSecrets } = await plugin.client.configure(this.options.config);
+      if (acceptSecrets) throw new Error("the plugin accepts secrets: this driver strips them before every call, as the engine does only for a provider that declines them");
       const started = process.hrtime.bigint();
       const engineCpu = process.cpuUsage();
-      const pluginCpu = plugin.cpuMs();
-      const result = await body(plugin, state);
+      const pluginCpu = plugin.process.cpuMs();
+      const result = await body(plugin.client, state);
       this.lastOperationsMs = Number(process.hrtime.bigint() - started) / 1e6;
       const { user, system } = process.cpuUsage(engineCpu);
-      const pluginCpuAfter = plugin.cpuMs();
+      const pluginCpuAfter = plugin.process.cpuMs();
       this.lastOperationsCpuMs = {
         plugin: pluginCpu === undefined || pluginCpuAfter === undefined ? undefined : pluginCpuAfter - pluginCpu,
         engine: (user + system) / 1000,
@@ -201,22 +187,47 @@ export class Engine {
     } finally {
       // What was done is recorded even when the command fails part way, as the engine's journal does.
       state.save();
-      this.lastPeakRssKb = plugin.peakRssKb();
-      await plugin.stop();
-      this.pluginOutput += plugin.output;
+      if (plugin) {
+        this.lastPeakRssKb = plugin.process.peakRssKb();
+        await plugin.stop();
+        this.pluginOutput += plugin.output;
+      }
     }
   }
 
-  private async check(plugin: DynamicPlugin, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
-    const { inputs, failures } = await plugin.check(urnOf(reg), old?.inputs ?? {}, news);
+  /** One resource operation, reported as started, then done (with the resource's id) or failed. */
+  private async step<T>(op: StepOp, r: { type: string; name: string; retainOnDelete?: boolean }, body: () => Promise<T>, idOf: (result: T) => string | undefined): Promise<T> {
+    const event = { op, type: r.type, name: r.name, retained: (op === "delete" && r.retainOnDelete) || undefined };
+    this.options.onEvent?.({ phase: "started", ...event });
+    try {
+      const result = await body();
+      this.options.onEvent?.({ phase: "done", ...event, id: idOf(result) });
+      return result;
+    } catch (err) {
+      this.options.onEvent?.({ phase: "failed", ...event, error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+  }
+
+  private emit(phase: StepEvent["phase"], op: StepOp, type: string, name: string, id?: string): void {
+    this.options.onEvent?.({ phase, op, type, name, id });
+  }
+
+  /** Deletes with the provider text stored in the resource's state; a retained resource only leaves the state. */
+  private delete(plugin: ResourceProviderClient, r: ResourceState): Promise<void> {
+    return this.step("delete", r, async () => (r.retainOnDelete ? undefined : plugin.delete(r.urn, r.id, r.outputs)), () => r.id);
+  }
+
+  private async check(plugin: ResourceProviderClient, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
+    const { inputs, failures } = await plugin.check(reg.urn, old?.inputs ?? {}, news);
     if (failures.length > 0) {
       throw new Error(`${reg.name}: invalid arguments: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
     }
     return inputs;
   }
 
-  private async plan(plugin: DynamicPlugin, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
-    const diff = await plugin.diff(urnOf(reg), old.id, old.outputs, checked);
+  private async plan(plugin: ResourceProviderClient, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
+    const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked);
     if (diff.changes === "unknown") throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
     if (diff.changes === "none") return { op: "same", name: reg.name };
     if (diff.replaces.length > 0) return { op: "replace", name: reg.name, detail: diff.replaces };
@@ -225,7 +236,7 @@ export class Engine {
 
   private record(reg: Registration, id: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>, secretInputs: string[]): ResourceState {
     return {
-      urn: urnOf(reg),
+      urn: reg.urn,
       type: reg.type,
       name: reg.name,
       id,
@@ -235,42 +246,9 @@ export class Engine {
       secretOutputs: secretOutputKeys(outputs, secretInputs, reg.additionalSecretOutputs),
       additionalSecretOutputs: reg.additionalSecretOutputs,
       dependencies: reg.dependencies,
+      retainOnDelete: reg.retainOnDelete,
     };
   }
-}
-
-/** At most `size` tasks at once. */
-class Semaphore {
-  private waiting: (() => void)[] = [];
-  private active = 0;
-  constructor(private readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await task();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
-export function urnOf(reg: { type: string; name: string }): string {
-  return `urn:pulumi:conformance::conformance-fixture::${reg.type}::${reg.name}`;
-}
-
-/** `@id:<name>` placeholders become the id in state, or unknown when the resource is not (yet) there. */
-function resolveIds(value: unknown, state: StackState, pending: Set<string>): any {
-  if (typeof value === "string" && value.startsWith("@id:")) {
-    const name = value.slice(4);
-    const r = state.get(name);
-    return r && !pending.has(name) ? r.id : UNKNOWN;
-  }
-  if (Array.isArray(value)) return value.map((v) => resolveIds(v, state, pending));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveIds(v, state, pending)]));
-  return value;
 }
 
 function sorted(o: Record<string, unknown>): Record<string, unknown> {

@@ -14,6 +14,8 @@ export interface ResourceState {
   additionalSecretOutputs: string[];
   /** URNs this resource depends on: destroy deletes it before them. */
   dependencies?: string[];
+  /** Deleting it leaves its object in place (`retainOnDelete`). */
+  retainOnDelete?: boolean;
 }
 
 /** The stack's state, in dependency order (creation order), persisted as JSON like a file backend's. */

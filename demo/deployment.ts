@@ -1,0 +1,32 @@
+import type { OpMap, OutputMap } from "@pulumi/pulumi/automation";
+import type { ConsumerProject, StackConfig } from "../engine";
+
+/** The demo's stack, whatever runs it: the Pulumi engine through the Automation API, or the engine driver. */
+export interface Deployment {
+  /** Lines saying where the state is kept. */
+  describe(): string[];
+  /** Planned steps by kind, e.g. `{ create: 3 }`. */
+  preview(): Promise<OpMap>;
+  up(): Promise<{ changes: OpMap; outputs: OutputMap }>;
+  destroy(): Promise<OpMap>;
+  /** Removes the stack itself (its resources must be gone). */
+  removeStack(): Promise<void>;
+  /** How to look at the stack after `--keep`. */
+  keptInstructions(): string[];
+}
+
+/** What a deployment is made from. */
+export interface DeploymentContext {
+  /** The staged project: the root Pulumi.yaml and its program, with the packed package installed. */
+  project: ConsumerProject;
+  /** The program file, relative to the project. */
+  main: string;
+  /** The stack's name. */
+  stack: string;
+  config: StackConfig;
+  /** The demo's work directory: everything the deployment writes goes there. */
+  work: string;
+  /** One line of progress. */
+  say: (line: string) => void;
+  verbose: boolean;
+}
