@@ -20,7 +20,10 @@ export interface RunTaskEmulatorOptions {
    * `emulator-runtask-token` (`DEFAULT_RUNTASK_TOKEN`), owner of every organization.
    */
   tokens?: Record<string, TokenGrant>;
-  /** How the associate call answers: 201 with a document (default), or 204 with no body as the spec's table says. */
+  /**
+   * How the associate call (`POST /workspaces/:id/tasks`) answers: `"204"` with no body, the default, as the
+   * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
+   */
   associateResponse?: "201" | "204";
   /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
   enabledAsString?: boolean;
@@ -59,7 +62,7 @@ export class RunTaskService {
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
     this.tokens = options.tokens ?? { [DEFAULT_RUNTASK_TOKEN]: FULL_GRANT };
-    const ctx: RouteContext = { store: this.store, render: { enabledAsString: options.enabledAsString }, associateResponse: options.associateResponse ?? "201" };
+    const ctx: RouteContext = { store: this.store, render: { enabledAsString: options.enabledAsString }, associateResponse: options.associateResponse ?? "204" };
     for (const route of [...taskRoutes(ctx), ...workspaceTaskRoutes(ctx)]) {
       this.router.add(route.method, route.template, (req) => this.authed(req, (grant) => route.handle(req, grant)));
     }
