@@ -25,6 +25,12 @@ export interface RunTaskEmulatorOptions {
    * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
    */
   associateResponse?: "201" | "204";
+  /**
+   * The answer to a request whose token is missing or unknown: `404`, the default, the same JSON:API error
+   * object as for a missing object or a forbidden one (the spec: "A missing resource and a user without
+   * permission both give 404"; its error table lists no 401); or `401` with an `unauthorized` error object.
+   */
+  unknownTokenStatus?: 401 | 404;
   /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
   enabledAsString?: boolean;
   /**
@@ -47,8 +53,11 @@ export interface ReceivedBody {
  * The run task API mounted under `/api/v2`: organizations' run tasks and their association to workspaces, with
  * the spec's permissions (404 for missing and forbidden alike), JSON:API documents, pagination and 422 errors.
  * Requests with a body must be sent as `application/vnd.api+json` (415 otherwise, unless turned off); answers
- * with a body are sent as `application/vnd.api+json`. Checks run in the order: token (401), content type (415),
- * object and permission (404), body (422).
+ * with a body are sent as `application/vnd.api+json`. Checks run in this order, the first that fails answers:
+ * 1. token: missing or unknown is 404 (or 401 with `unknownTokenStatus: 401`);
+ * 2. content type of a body: 415;
+ * 3. the objects named by the path and the token's permission on them: 404 for missing and forbidden alike;
+ * 4. the body: 422; then objects the body names (the task of an association): 404 when missing or forbidden.
  */
 export class RunTaskService {
   readonly store: RunTaskStore;
@@ -56,8 +65,10 @@ export class RunTaskService {
   readonly received: ReceivedBody[] = [];
   private readonly tokens: Record<string, TokenGrant>;
   private readonly router = new Router();
+  private readonly unknownTokenStatus: 401 | 404;
 
   constructor(private readonly options: RunTaskEmulatorOptions = {}) {
+    this.unknownTokenStatus = oneOf("unknownTokenStatus", options.unknownTokenStatus, [404, 401] as const);
     this.store = new RunTaskStore(
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
@@ -153,9 +164,16 @@ export class RunTaskService {
     }
     const token = bearerToken(req);
     const grant = token === undefined || !Object.hasOwn(this.tokens, token) ? undefined : this.tokens[token];
-    if (!grant) return unauthorized();
+    if (!grant) return this.unknownTokenStatus === 401 ? unauthorized() : notFound();
     const contentType = req.headers["content-type"];
     if (req.rawBody.length > 0 && this.options.requireJsonApiContentType !== false && !isJsonApi(contentType)) return unsupportedMediaType(contentType);
     return then(grant);
   }
+}
+
+/** An option's value, checked against the values it may take; the first is the default. */
+export function oneOf<T>(name: string, value: T | undefined, allowed: readonly T[]): T {
+  if (value === undefined) return allowed[0];
+  if (!allowed.includes(value)) throw new Error(`run task emulator: ${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, not ${JSON.stringify(value)}`);
+  return value;
 }
