@@ -7,8 +7,11 @@ export interface RenderOptions {
   enabledAsString?: boolean;
 }
 
-/** A run task resource object. `hmac-key` is always null; `global-configuration` only where the org has it. */
-export function taskResource(store: RunTaskStore, task: Task, opts: RenderOptions): Record<string, unknown> {
+/**
+ * A run task resource object. `hmac-key` is always null; `global-configuration` only where the org has the
+ * feature, and unless `withGlobal` is false (the show answer under `showGlobalConfiguration: false`).
+ */
+export function taskResource(store: RunTaskStore, task: Task, opts: RenderOptions, withGlobal = true): Record<string, unknown> {
   const attributes: Record<string, unknown> = {
     category: task.category,
     name: task.name,
@@ -18,7 +21,7 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
     "hmac-key": null,
     "created-at": task.createdAt,
   };
-  if (store.organizations.get(task.organization)?.globalRunTasks) {
+  if (withGlobal && store.organizations.get(task.organization)?.globalRunTasks) {
     attributes["global-configuration"] = {
       enabled: task.global.enabled,
       stages: [...task.global.stages],

@@ -8,6 +8,8 @@ export interface RouteContext {
   store: RunTaskStore;
   render: RenderOptions;
   associateResponse: "201" | "204";
+  /** Whether show (`GET /tasks/:id`) carries `global-configuration`; the other answers always do. */
+  showGlobalConfiguration: boolean;
 }
 
 /** One endpoint; `handle` runs once the token is known and the content type accepted. */

@@ -31,6 +31,14 @@ export interface RunTaskEmulatorOptions {
    * permission both give 404"; its error table lists no 401); or `401` with an `unauthorized` error object.
    */
   unknownTokenStatus?: 401 | 404;
+  /**
+   * Whether show (`GET /tasks/:id`) carries `global-configuration` in its attributes. Default true: the spec's
+   * attribute list of a response document has it. `false` omits it from show only, as the spec's show sample
+   * does; list, create and update answers keep it (their samples are not said to omit it), so a client still
+   * has a place to read the settings from. Without the organization's global run tasks feature it is absent
+   * from every answer either way.
+   */
+  showGlobalConfiguration?: boolean;
   /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
   enabledAsString?: boolean;
   /**
@@ -73,7 +81,12 @@ export class RunTaskService {
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
     this.tokens = options.tokens ?? { [DEFAULT_RUNTASK_TOKEN]: FULL_GRANT };
-    const ctx: RouteContext = { store: this.store, render: { enabledAsString: options.enabledAsString }, associateResponse: options.associateResponse ?? "204" };
+    const ctx: RouteContext = {
+      store: this.store,
+      render: { enabledAsString: options.enabledAsString },
+      associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
+      showGlobalConfiguration: options.showGlobalConfiguration !== false,
+    };
     for (const route of [...taskRoutes(ctx), ...workspaceTaskRoutes(ctx)]) {
       this.router.add(route.method, route.template, (req) => this.authed(req, (grant) => route.handle(req, grant)));
     }

@@ -19,8 +19,8 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     return task && allows(grant, "manageRunTasks", task.organization) ? task : undefined;
   };
 
-  const taskDocument = (status: number, task: Task, include: string | null): EmulatorResponse => {
-    const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render) };
+  const taskDocument = (status: number, task: Task, include: string | null, withGlobal = true): EmulatorResponse => {
+    const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render, withGlobal) };
     const inc = included(store, [task], include);
     if (inc) body.included = inc;
     return document(status, body);
@@ -59,7 +59,7 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
 
   function show(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const task = visibleTask(req.params.id, grant);
-    return task ? taskDocument(200, task, req.query.get("include")) : notFound();
+    return task ? taskDocument(200, task, req.query.get("include"), ctx.showGlobalConfiguration) : notFound();
   }
 
   function update(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {

@@ -242,6 +242,33 @@ describe("run task emulator: rendering options and organization features", () =>
   });
 });
 
+describe("run task emulator: global-configuration in the show answer", () => {
+  const global = { enabled: true, stages: ["pre_plan", "post_apply"], "enforcement-level": "mandatory" };
+
+  test("by default show carries global-configuration, as the spec's attribute list of a response document has it", async () => {
+    api = await RunTaskApi.start();
+    const t = await api.createTask("g", { "global-configuration": global });
+    expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes["global-configuration"]).toEqual(global);
+    expect((await api.call("GET", `/tasks/${t.id}?include=workspace_tasks`)).body.data.attributes["global-configuration"]).toEqual(global);
+  });
+
+  test("showGlobalConfiguration: false omits it from show only, as the spec's show sample does; list, create and update keep it", async () => {
+    api = await RunTaskApi.start({ showGlobalConfiguration: false });
+    const t = await api.createTask("g", { "global-configuration": global, description: "d" });
+    expect(t.attributes["global-configuration"]).toEqual(global);
+    const shown = await api.call("GET", `/tasks/${t.id}`);
+    expect(shown.status).toBe(200);
+    const { "global-configuration": _omitted, ...rest } = t.attributes;
+    expect(shown.body.data).toEqual({ ...t, attributes: rest });
+    expect((await api.call("GET", `/tasks/${t.id}?include=workspace_tasks.workspace`)).body.data.attributes).not.toHaveProperty("global-configuration");
+    expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data[0].attributes["global-configuration"]).toEqual(global);
+    const updated = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { "global-configuration": { enabled: false } } } });
+    expect(updated.body.data.attributes["global-configuration"]).toEqual({ ...global, enabled: false });
+    // What is held is unchanged by the rendering.
+    expect(api.emulator.runTask.tasks()[0].global).toEqual({ enabled: false, stages: ["pre_plan", "post_apply"], enforcementLevel: "mandatory" });
+  });
+});
+
 describe("run task emulator: defaults, accessors and out-of-band changes", () => {
   test("startEmulator() with no options: emulator-org with three workspaces and the default owner token", async () => {
     const emulator = await startEmulator();

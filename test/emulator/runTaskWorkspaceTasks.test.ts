@@ -163,4 +163,9 @@ describe("run task emulator: associate answering 201 (associateResponse \"201\")
     expect(dup.status).toBe(422);
     expect(dup.body.errors[0].source.pointer).toBe("/data/relationships/task/data/id");
   });
+
+  test("another associateResponse is refused at start", async () => {
+    await expect(RunTaskApi.start({ associateResponse: "200" as never })).rejects.toThrow('associateResponse must be one of "204", "201", not "200"');
+    api = await RunTaskApi.start();
+  });
 });
