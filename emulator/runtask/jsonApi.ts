@@ -6,7 +6,8 @@ export interface JsonApiError {
   status: string;
   title: string;
   detail?: string;
-  source?: { pointer: string };
+  /** What the error is about: a member of the body (`pointer`) or a query parameter (`parameter`). */
+  source?: { pointer: string } | { parameter: string };
 }
 
 export function document(status: number, body: unknown): EmulatorResponse {

@@ -5,6 +5,7 @@ import { API } from "./documents";
 import { errors, isJsonApi, notFound, unauthorized, unsupportedMediaType } from "./jsonApi";
 import type { RouteContext } from "./routes";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACES, RunTaskStore, type OrganizationSeed, type Task, type Workspace, type WorkspaceTask } from "./store";
+import { DEFAULT_PAGE_LIMITS } from "./pagination";
 import { taskRoutes } from "./tasksRoutes";
 import { workspaceTaskRoutes } from "./workspaceTasksRoutes";
 
@@ -39,6 +40,20 @@ export interface RunTaskEmulatorOptions {
    * from every answer either way.
    */
   showGlobalConfiguration?: boolean;
+  /**
+   * The largest page a list serves. Default 100: the spec gives the default page size (20) but not the maximum,
+   * and the emulator bounds pages so that no client comes to rely on pages of any size it asks for.
+   */
+  maxPageSize?: number;
+  /**
+   * What a list does with a `page[size]` above `maxPageSize`: `"clamp"`, the default, serves pages of
+   * `maxPageSize` (and says so in `meta.pagination.page-size` and the links); `"reject"` refuses the request
+   * with a JSON:API error whose `source.parameter` is `page[size]` (status `pageSizeRejectStatus`), as a server
+   * that refuses large pages does, so that clients can be tested falling back to the server's default size.
+   */
+  pageSizeAboveMax?: "clamp" | "reject";
+  /** The status of that refusal: 400 (a bad query parameter, as JSON:API advises), the default, or 422. */
+  pageSizeRejectStatus?: 400 | 422;
   /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
   enabledAsString?: boolean;
   /**
@@ -65,7 +80,8 @@ export interface ReceivedBody {
  * 1. token: missing or unknown is 404 (or 401 with `unknownTokenStatus: 401`);
  * 2. content type of a body: 415;
  * 3. the objects named by the path and the token's permission on them: 404 for missing and forbidden alike;
- * 4. the body: 422; then objects the body names (the task of an association): 404 when missing or forbidden.
+ * 4. query parameters: `page[size]` above the maximum under `pageSizeAboveMax: "reject"` is 400 (or 422);
+ * 5. the body: 422; then objects the body names (the task of an association): 404 when missing or forbidden.
  */
 export class RunTaskService {
   readonly store: RunTaskStore;
@@ -86,6 +102,11 @@ export class RunTaskService {
       render: { enabledAsString: options.enabledAsString },
       associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
       showGlobalConfiguration: options.showGlobalConfiguration !== false,
+      paging: {
+        max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),
+        aboveMax: oneOf("pageSizeAboveMax", options.pageSizeAboveMax, ["clamp", "reject"] as const),
+        rejectStatus: oneOf("pageSizeRejectStatus", options.pageSizeRejectStatus, [400, 422] as const),
+      },
     };
     for (const route of [...taskRoutes(ctx), ...workspaceTaskRoutes(ctx)]) {
       this.router.add(route.method, route.template, (req) => this.authed(req, (grant) => route.handle(req, grant)));
@@ -188,5 +209,10 @@ export class RunTaskService {
 export function oneOf<T>(name: string, value: T | undefined, allowed: readonly T[]): T {
   if (value === undefined) return allowed[0];
   if (!allowed.includes(value)) throw new Error(`run task emulator: ${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`run task emulator: ${name} must be a positive integer, not ${JSON.stringify(value)}`);
   return value;
 }

@@ -2,7 +2,7 @@ import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import { allows, type TokenGrant } from "./access";
 import { API, included, taskResource } from "./documents";
 import { document, errors, invalid, notFound } from "./jsonApi";
-import { paginate } from "./pagination";
+import { pageSizeOf, paginate } from "./pagination";
 import { requestOrigin, type ApiRoute, type RouteContext } from "./routes";
 import type { Task } from "./store";
 import { requestData, taskAttributes } from "./validation";
@@ -46,7 +46,9 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
   function list(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const org = req.params.org;
     if (!store.organizations.has(org) || !allows(grant, "manageRunTasks", org)) return notFound();
-    const page = paginate(store.tasksOf(org), req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
+    const size = pageSizeOf(req.query, ctx.paging);
+    if (typeof size !== "number") return size;
+    const page = paginate(store.tasksOf(org), size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
     const body: Record<string, unknown> = {
       data: page.items.map((t) => taskResource(store, t, ctx.render)),
       links: page.links,
