@@ -75,7 +75,8 @@ function globalConfiguration(raw: unknown, prior: GlobalConfiguration | undefine
     else base.enabled = enabled;
   }
   if (g.stages !== undefined) {
-    const stages = stageList(g.stages, at("stages"), errors, true);
+    // The spec: "One or more of pre_plan, post_plan, pre_apply, post_apply"; leaving stages out keeps them.
+    const stages = stageList(g.stages, at("stages"), errors);
     if (stages) base.stages = stages;
   }
   if (g["enforcement-level"] !== undefined) {
@@ -85,13 +86,13 @@ function globalConfiguration(raw: unknown, prior: GlobalConfiguration | undefine
   return base;
 }
 
-/** A list of stages: known values, no duplicates, and (unless `allowEmpty`) at least one. */
-export function stageList(raw: unknown, pointer: string, errors: JsonApiError[], allowEmpty = false): string[] | undefined {
+/** A list of stages: at least one, known values, no duplicates. */
+export function stageList(raw: unknown, pointer: string, errors: JsonApiError[]): string[] | undefined {
   if (!Array.isArray(raw)) {
     errors.push(invalid(pointer, "stages must be an array"));
     return undefined;
   }
-  if (raw.length === 0 && !allowEmpty) {
+  if (raw.length === 0) {
     errors.push(invalid(pointer, "stages must contain at least one stage"));
     return undefined;
   }

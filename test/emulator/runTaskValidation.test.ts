@@ -47,6 +47,7 @@ describe("run task emulator: 422 for malformed task bodies", () => {
     ["an hmac-key that is no string", attrs({ ...valid, "hmac-key": 5 }), ["/data/attributes/hmac-key"]],
     ["global-configuration that is no object", attrs({ ...valid, "global-configuration": true }), ["/data/attributes/global-configuration"]],
     ["a hyphenated global stage", attrs({ ...valid, "global-configuration": { stages: ["post_plan", "pre-apply"] } }), ["/data/attributes/global-configuration/stages/1"]],
+    ["empty global stages (the spec: one or more)", attrs({ ...valid, "global-configuration": { enabled: false, stages: [] } }), ["/data/attributes/global-configuration/stages"]],
     ["global stages that are no list", attrs({ ...valid, "global-configuration": { stages: "pre_plan" } }), ["/data/attributes/global-configuration/stages"]],
     ["a global stage twice", attrs({ ...valid, "global-configuration": { stages: ["pre_plan", "pre_plan"] } }), ["/data/attributes/global-configuration/stages"]],
     ["an unknown global enforcement level", attrs({ ...valid, "global-configuration": { "enforcement-level": "strict" } }), ["/data/attributes/global-configuration/enforcement-level"]],
@@ -94,6 +95,7 @@ describe("run task emulator: 422 for malformed task bodies", () => {
     ["an invalid url", attrs({ url: "mailto:ops@example.com" }), ["/data/attributes/url"]],
     ["another category", attrs({ category: "hook" }), ["/data/attributes/category"]],
     ["a null name", attrs({ name: null }), ["/data/attributes/name"]],
+    ["empty global stages", attrs({ "global-configuration": { stages: [] } }), ["/data/attributes/global-configuration/stages"]],
   ])("update with %s is 422 and changes nothing", async (_, body, pointers) => {
     const t = await api.createTask("before", { description: "kept" });
     const held = api.emulator.runTask.tasks();
