@@ -27,15 +27,25 @@ export interface AccessRules {
  * Undefined when the request may go on.
  */
 export function checkAccess(req: EmulatorRequest, rules: AccessRules, needsSudo: boolean): EmulatorResponse | undefined {
-  const namespace = header(req, NAMESPACE_HEADER);
-  if (namespace !== undefined && !ROOT.has(namespace.trim())) {
-    return unsupportedPath(`restricted to the root namespace; namespace "${namespace}"`);
-  }
+  const outside = checkNamespace(req);
+  if (outside) return outside;
   const token = header(req, "x-service-token");
   const grant = token !== undefined && Object.hasOwn(rules.tokens, token) ? rules.tokens[token] : undefined;
   if (!grant) return permissionDenied();
   if (needsSudo && !grant.sudo) return permissionDenied("this path requires the sudo capability");
   if (!rules.licensed) return unsupportedPath("automated snapshots require an enterprise license");
+  return undefined;
+}
+
+/**
+ * The namespace rule alone: outside the root namespace these paths do not exist, whatever the method, so it also
+ * comes before the 405 of a method a path does not take.
+ */
+export function checkNamespace(req: EmulatorRequest): EmulatorResponse | undefined {
+  const namespace = header(req, NAMESPACE_HEADER);
+  if (namespace !== undefined && !ROOT.has(namespace.trim())) {
+    return unsupportedPath(`restricted to the root namespace; namespace "${namespace}"`);
+  }
   return undefined;
 }
 

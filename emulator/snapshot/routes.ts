@@ -7,11 +7,15 @@ import { validateConfig } from "./validation";
 /** Where the endpoints live under `/v1`. */
 export const SNAPSHOT_AUTO = "/sys/storage/raft/snapshot-auto";
 
-/** What the handlers share: the configurations held, the snapshotter, and how reads answer. */
+/** What the handlers share: the configurations held, the snapshotter, how reads answer, and the synonyms taken. */
 export interface SnapshotRouteContext {
   configs: Map<string, HeldConfig>;
   snapshotter: Snapshotter;
   echoCredentials: boolean;
+  /** Take PUT as a synonym of POST. */
+  acceptPut: boolean;
+  /** Take `GET /config?list=true` as a synonym of LIST. */
+  acceptGetList: boolean;
 }
 
 /** One endpoint; `handle` runs once the namespace, token, capability and license have been checked. */
@@ -24,7 +28,10 @@ export interface SnapshotRoute {
   handle(req: EmulatorRequest): EmulatorResponse;
 }
 
-/** The spec's five endpoints: create/update (POST), list (LIST), read, delete, and status. */
+/**
+ * The spec's five endpoints: create/update (POST), list (LIST), read, delete, and status; with the synonyms the
+ * spec does not list (PUT, `GET ?list=true`) only when asked for. Without them those requests are 405.
+ */
 export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   const { configs, snapshotter } = ctx;
 
@@ -70,15 +77,16 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
     return held ? { status: 200, body: { data: { ...held.status } } } : noEntry();
   }
 
-  return [
+  const routes: SnapshotRoute[] = [
     { method: "POST", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: write },
-    // Not in the spec: a synonym the service family accepts for POST.
-    { method: "PUT", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: write },
     { method: "GET", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: read },
     { method: "DELETE", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: remove },
     { method: "LIST", template: `${SNAPSHOT_AUTO}/config`, sudo: true, handle: list },
-    // Not in the spec: `GET ?list=true`, a synonym of LIST for clients that cannot send that method.
-    { method: "GET", template: `${SNAPSHOT_AUTO}/config`, sudo: true, handle: (req) => (req.query.get("list") === "true" ? list() : unsupportedOperation()) },
     { method: "GET", template: `${SNAPSHOT_AUTO}/status/:name`, sudo: false, handle: status },
   ];
+  if (ctx.acceptPut) routes.push({ method: "PUT", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: write });
+  if (ctx.acceptGetList) {
+    routes.push({ method: "GET", template: `${SNAPSHOT_AUTO}/config`, sudo: true, handle: (req) => (req.query.get("list") === "true" ? list() : unsupportedOperation()) });
+  }
+  return routes;
 }

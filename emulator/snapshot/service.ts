@@ -1,6 +1,6 @@
 import { Router } from "../core/router";
 import type { Mount } from "../core/server";
-import { checkAccess, DEFAULT_SNAPSHOT_TOKEN, type AccessRules, type SnapshotTokenGrant } from "./access";
+import { checkAccess, checkNamespace, DEFAULT_SNAPSHOT_TOKEN, type AccessRules, type SnapshotTokenGrant } from "./access";
 import { unsupportedOperation, unsupportedPath } from "./errors";
 import { snapshotRoutes } from "./routes";
 import { Snapshotter, type HeldConfig, type SnapshotStatusWire } from "./snapshotter";
@@ -14,6 +14,16 @@ export interface SnapshotEmulatorOptions {
   echoCredentials?: boolean;
   /** Take snapshots on the interval. Default true; tests of the API alone may turn it off. */
   takeSnapshots?: boolean;
+  /**
+   * Take PUT on `/config/:name` as a synonym of POST, as services of this family do. Default false: the spec
+   * lists only POST, and PUT is 405.
+   */
+  acceptPut?: boolean;
+  /**
+   * Take `GET /config?list=true` as a synonym of LIST, for clients that cannot send that method. Default false:
+   * the spec lists with LIST only, and a GET of `/config` is 405.
+   */
+  acceptGetList?: boolean;
 }
 
 export { DEFAULT_SNAPSHOT_TOKEN };
@@ -38,7 +48,13 @@ export class SnapshotService {
     this.snapshotter = new Snapshotter(options.takeSnapshots !== false, () =>
       JSON.stringify({ taken: new Date().toISOString(), configurations: [...this.configs.keys()] }),
     );
-    const routes = snapshotRoutes({ configs: this.configs, snapshotter: this.snapshotter, echoCredentials: options.echoCredentials === true });
+    const routes = snapshotRoutes({
+      configs: this.configs,
+      snapshotter: this.snapshotter,
+      echoCredentials: options.echoCredentials === true,
+      acceptPut: options.acceptPut === true,
+      acceptGetList: options.acceptGetList === true,
+    });
     for (const route of routes) {
       this.router.add(route.method, route.template, (req) => checkAccess(req, rules, route.sudo) ?? route.handle(req));
     }
@@ -49,7 +65,7 @@ export class SnapshotService {
       prefix: "/v1",
       router: this.router,
       notFound: () => unsupportedPath(),
-      methodNotAllowed: () => unsupportedOperation(),
+      methodNotAllowed: (req) => checkNamespace(req) ?? unsupportedOperation(),
     };
   }
 

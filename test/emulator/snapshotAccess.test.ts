@@ -53,6 +53,15 @@ describe("snapshot emulator: token, sudo, namespace and license", () => {
     }
   });
 
+  test("outside the root namespace even a method a path does not take is 404 unsupported path, not 405", async () => {
+    for (const [method, path] of [["GET", "/config"], ["PUT", "/config/a"], ["PATCH", "/status/a"]]) {
+      const r = await api.call(method, path, undefined, { token: "root", namespace: "team-a" });
+      expect({ method, status: r.status }).toEqual({ method, status: 404 });
+      expect(r.body.errors[0]).toMatch(/restricted to the root namespace/);
+    }
+    expect((await api.call("GET", "/config", undefined, { token: "root" })).status).toBe(405);
+  });
+
   test("without a license: 404 unsupported path once the token is accepted; a bad token is still 403", async () => {
     await api.close();
     api = await SnapshotApi.start({ licensed: false, tokens: { root: { sudo: true } } });
