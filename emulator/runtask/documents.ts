@@ -1,3 +1,5 @@
+import type { EmulatorResponse } from "../core/router";
+import { invalidParameter } from "./jsonApi";
 import type { RunTaskStore, Task, Workspace, WorkspaceTask } from "./store";
 
 export const API = "/api/v2";
@@ -66,10 +68,26 @@ export function workspaceResource(ws: Workspace): Record<string, unknown> {
   };
 }
 
+/** The values `include` takes on the task endpoints, as the spec lists them. */
+export const INCLUDES = ["workspace_tasks", "workspace_tasks.workspace"];
+
+/**
+ * The `include` of a request as a list, or a 400 error (`source.parameter` `include`) naming a value the spec
+ * does not list, as JSON:API servers answer a relationship path they do not know. Empty or absent: none.
+ */
+export function includeOf(query: URLSearchParams): string[] | EmulatorResponse {
+  const raw = query.get("include");
+  if (!raw) return [];
+  const values = raw.split(",").map((s) => s.trim());
+  const unknown = values.find((v) => !INCLUDES.includes(v));
+  if (unknown !== undefined) return invalidParameter("include", `include takes ${INCLUDES.join(", ")}, not ${JSON.stringify(unknown)}`);
+  return values;
+}
+
 /** `include=workspace_tasks[,workspace_tasks.workspace]`: the related objects of the given tasks. */
-export function included(store: RunTaskStore, tasks: Task[], include: string | null): Record<string, unknown>[] | undefined {
-  if (!include) return undefined;
-  const wanted = new Set(include.split(",").map((s) => s.trim()));
+export function included(store: RunTaskStore, tasks: Task[], include: string[]): Record<string, unknown>[] | undefined {
+  if (include.length === 0) return undefined;
+  const wanted = new Set(include);
   const out: Record<string, unknown>[] = [];
   const workspaces = new Map<string, Workspace>();
   if (wanted.has("workspace_tasks") || wanted.has("workspace_tasks.workspace")) {

@@ -31,6 +31,11 @@ export function invalid(pointer: string, detail: string, title = "invalid attrib
   return { status: "422", title, detail, source: { pointer } };
 }
 
+/** A query parameter the server does not take as sent: 400 (as JSON:API advises) or another status. */
+export function invalidParameter(parameter: string, detail: string, status = 400): EmulatorResponse {
+  return errors(status, { status: String(status), title: "invalid query parameter", detail, source: { parameter } });
+}
+
 export function unsupportedMediaType(received: string | undefined): EmulatorResponse {
   const detail = `requests with a body must have Content-Type ${JSON_API}${received ? `, not ${received}` : ""}`;
   return errors(415, { status: "415", title: "unsupported media type", detail });

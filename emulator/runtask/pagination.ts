@@ -1,5 +1,5 @@
 import type { EmulatorResponse } from "../core/router";
-import { errors } from "./jsonApi";
+import { invalidParameter } from "./jsonApi";
 
 /**
  * The list envelope: one page of items plus `links` and `meta.pagination`. The spec gives the default page size
@@ -36,12 +36,7 @@ export function pageSizeOf(query: URLSearchParams, limits: PageLimits): number |
   if (asked === undefined) return Math.min(DEFAULT_PAGE_SIZE, limits.max);
   if (asked <= limits.max) return asked;
   if (limits.aboveMax === "clamp") return limits.max;
-  return errors(limits.rejectStatus, {
-    status: String(limits.rejectStatus),
-    title: "invalid query parameter",
-    detail: `page[size] must be at most ${limits.max}`,
-    source: { parameter: "page[size]" },
-  });
+  return invalidParameter("page[size]", `page[size] must be at most ${limits.max}`, limits.rejectStatus);
 }
 
 /**

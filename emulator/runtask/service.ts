@@ -54,7 +54,10 @@ export interface RunTaskEmulatorOptions {
   pageSizeAboveMax?: "clamp" | "reject";
   /** The status of that refusal: 400 (a bad query parameter, as JSON:API advises), the default, or 422. */
   pageSizeRejectStatus?: 400 | 422;
-  /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
+  /**
+   * Render `enabled` as the strings "true"/"false", as the spec's samples do, and take those strings back in
+   * `enabled` and `global-configuration.enabled`. Default false: booleans only, both ways, as the spec types them.
+   */
   enabledAsString?: boolean;
   /**
    * Answer 415 to a request whose body is not sent as `application/vnd.api+json`, so that clients which forget
@@ -80,7 +83,8 @@ export interface ReceivedBody {
  * 1. token: missing or unknown is 404 (or 401 with `unknownTokenStatus: 401`);
  * 2. content type of a body: 415;
  * 3. the objects named by the path and the token's permission on them: 404 for missing and forbidden alike;
- * 4. query parameters: `page[size]` above the maximum under `pageSizeAboveMax: "reject"` is 400 (or 422);
+ * 4. query parameters: an `include` value the spec does not list is 400; a `page[size]` above the maximum under
+ *    `pageSizeAboveMax: "reject"` is 400 (or 422);
  * 5. the body: 422; then objects the body names (the task of an association): 404 when missing or forbidden.
  */
 export class RunTaskService {

@@ -44,6 +44,8 @@ describe("run task emulator: 422 for malformed task bodies", () => {
     ["a description of 301 characters", attrs({ ...valid, description: "d".repeat(301) }), ["/data/attributes/description"]],
     ["a description that is no string", attrs({ ...valid, description: 12 }), ["/data/attributes/description"]],
     ["enabled that is no boolean", attrs({ ...valid, enabled: "yes" }), ["/data/attributes/enabled"]],
+    ["enabled as the string \"true\" (the spec types it bool)", attrs({ ...valid, enabled: "true" }), ["/data/attributes/enabled"]],
+    ["global enabled as the string \"false\"", attrs({ ...valid, "global-configuration": { enabled: "false" } }), ["/data/attributes/global-configuration/enabled"]],
     ["an hmac-key that is no string", attrs({ ...valid, "hmac-key": 5 }), ["/data/attributes/hmac-key"]],
     ["global-configuration that is no object", attrs({ ...valid, "global-configuration": true }), ["/data/attributes/global-configuration"]],
     ["a hyphenated global stage", attrs({ ...valid, "global-configuration": { stages: ["post_plan", "pre-apply"] } }), ["/data/attributes/global-configuration/stages/1"]],
