@@ -16,6 +16,8 @@ export interface SnapshotRouteContext {
   acceptPut: boolean;
   /** Take `GET /config?list=true` as a synonym of LIST. */
   acceptGetList: boolean;
+  /** Take integers and booleans written as strings in create/update bodies. */
+  acceptStringScalars: boolean;
 }
 
 /** One endpoint; `handle` runs once the namespace, token, capability and license have been checked. */
@@ -37,7 +39,7 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
 
   /** POST creates the configuration or replaces it; the status of earlier snapshots is kept. */
   function write(req: EmulatorRequest): EmulatorResponse {
-    const result = validateConfig(req.body);
+    const result = validateConfig(req.body, ctx.acceptStringScalars);
     if ("errors" in result) return badRequest(result.errors);
     const prior = configs.get(req.params.name);
     if (prior) snapshotter.unschedule(prior);

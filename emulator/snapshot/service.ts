@@ -24,6 +24,12 @@ export interface SnapshotEmulatorOptions {
    * the spec lists with LIST only, and a GET of `/config` is 405.
    */
   acceptGetList?: boolean;
+  /**
+   * Take integer and boolean fields written as strings ("3", "true") in create/update bodies, as weakly typed
+   * servers of this family do. Default false: JSON integers and booleans, as the spec types them (`interval`
+   * takes an integer or a string either way).
+   */
+  acceptStringScalars?: boolean;
 }
 
 export { DEFAULT_SNAPSHOT_TOKEN };
@@ -54,6 +60,7 @@ export class SnapshotService {
       echoCredentials: options.echoCredentials === true,
       acceptPut: options.acceptPut === true,
       acceptGetList: options.acceptGetList === true,
+      acceptStringScalars: options.acceptStringScalars === true,
     });
     for (const route of routes) {
       this.router.add(route.method, route.template, (req) => checkAccess(req, rules, route.sudo) ?? route.handle(req));

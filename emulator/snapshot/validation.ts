@@ -9,8 +9,14 @@ export const DEFAULT_FILE_PREFIX = "service-snapshot";
  * (interval, path_prefix, storage_type and those of the storage type), the kind of each field, the trailing `/`
  * of cloudB-blob and cloudC-gcs prefixes, no fields outside the common ones and the selected group, and the
  * defaults (retain 1, file_prefix `service-snapshot`) filled in.
+ *
+ * Integer fields (retain, local_max_space) take JSON integers and boolean fields JSON booleans, as the spec
+ * types them; `interval` takes an integer or a string, as the spec says. With `stringScalars` integers and
+ * booleans written as strings ("3", "true") are taken too, as weakly typed servers of this family take them.
  */
-export function validateConfig(body: unknown): { config: StoredConfig } | { errors: string[] } {
+export function validateConfig(body: unknown, stringScalars = false): { config: StoredConfig } | { errors: string[] } {
+  const toInt = stringScalars ? looseInt : strictInt;
+  const toBool = stringScalars ? looseBool : strictBool;
   if (body === null || typeof body !== "object" || Array.isArray(body)) return { errors: ["request body must be a JSON object"] };
   const b = body as Record<string, unknown>;
   const errors: string[] = [];
@@ -61,14 +67,20 @@ export function validateConfig(body: unknown): { config: StoredConfig } | { erro
   };
 }
 
-function toInt(v: unknown): number | undefined {
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  if (typeof v === "string" && /^-?\d+$/.test(v)) return Number(v);
-  return undefined;
+function strictInt(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isSafeInteger(v) ? v : undefined;
 }
 
-function toBool(v: unknown): boolean | undefined {
-  if (typeof v === "boolean") return v;
+function looseInt(v: unknown): number | undefined {
+  if (typeof v === "string" && /^-?\d+$/.test(v)) return strictInt(Number(v));
+  return strictInt(v);
+}
+
+function strictBool(v: unknown): boolean | undefined {
+  return typeof v === "boolean" ? v : undefined;
+}
+
+function looseBool(v: unknown): boolean | undefined {
   if (v === "true" || v === "false") return v === "true";
-  return undefined;
+  return strictBool(v);
 }

@@ -36,6 +36,9 @@ describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
     ["KMS and AES256 together", s3({ cloudA_s3_enable_kms: true, cloudA_s3_server_side_encryption: true }), ["cloudA_s3_enable_kms cannot be combined with cloudA_s3_server_side_encryption"]],
     ["a string where a boolean goes", s3({ cloudA_s3_disable_tls: "yes" }), ["cloudA_s3_disable_tls must be a boolean"]],
     ["a number where a string goes", s3({ cloudA_s3_bucket: 7 }), ["cloudA_s3_bucket must be a string"]],
+    ["a boolean written as a string", s3({ cloudA_s3_disable_tls: "true" }), ["cloudA_s3_disable_tls must be a boolean"]],
+    ["local_max_space written as a string", localConfig({ local_max_space: "1000" }), ["local_max_space must be an integer"]],
+    ["retain written as a string", localConfig({ retain: "3" }), ["retain must be a positive integer"]],
     ["no bucket for cloudC-gcs", without(gcs(), "cloudC_gcs_bucket"), ["cloudC_gcs_bucket is required for storage_type=cloudC-gcs"]],
     ["a cloudC-gcs path_prefix without a trailing /", gcs({ path_prefix: "p" }), ['path_prefix must end with "/" for storage_type=cloudC-gcs']],
     ["no container for cloudB-blob", without(blob(), "cloudB_container_name"), ["cloudB_container_name is required for storage_type=cloudB-blob"]],
@@ -59,6 +62,16 @@ describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
   test("cloudA and cloudC credentials may be left out", async () => {
     await api.write("a", s3());
     await api.write("c", gcs());
+  });
+
+  test("acceptStringScalars: integers and booleans written as strings are taken and read back typed", async () => {
+    await api.close();
+    api = await SnapshotApi.start({ acceptStringScalars: true });
+    await api.write("a", localConfig({ retain: "3", local_max_space: "1000" }));
+    expect((await api.call("GET", "/config/a")).body.data).toMatchObject({ retain: 3, local_max_space: 1000 });
+    await api.write("b", s3({ cloudA_s3_disable_tls: "true", cloudA_s3_force_path_style: false }));
+    expect((await api.call("GET", "/config/b")).body.data).toMatchObject({ cloudA_s3_disable_tls: true, cloudA_s3_force_path_style: false });
+    expect(await api.call("POST", "/config/c", localConfig({ retain: "three" }))).toEqual({ status: 400, body: { errors: ["retain must be a positive integer"] } });
   });
 
   test("a failed POST leaves an existing configuration as it was", async () => {
