@@ -7,7 +7,7 @@ import { validateConfig } from "./validation";
 /** Where the endpoints live under `/v1`. */
 export const SNAPSHOT_AUTO = "/sys/storage/raft/snapshot-auto";
 
-/** What the handlers share: the configurations held, the snapshotter, how reads answer, and the synonyms taken. */
+/** What the handlers share: the configurations held, the snapshotter, how reads answer, and what bodies take. */
 export interface SnapshotRouteContext {
   configs: Map<string, HeldConfig>;
   snapshotter: Snapshotter;

@@ -10,7 +10,10 @@ export interface SnapshotEmulatorOptions {
   tokens?: Record<string, SnapshotTokenGrant>;
   /** Whether the service holds a license with automated snapshots. Default true. */
   licensed?: boolean;
-  /** Whether read responses echo credential fields (the service may omit them). Default false. */
+  /**
+   * Whether reads carry the credential fields. Default true: the spec's read shape carries every parameter of the
+   * selected storage type. `false` leaves them out, as a service that masks credentials does.
+   */
   echoCredentials?: boolean;
   /** Take snapshots on the interval. Default true; tests of the API alone may turn it off. */
   takeSnapshots?: boolean;
@@ -57,7 +60,7 @@ export class SnapshotService {
     const routes = snapshotRoutes({
       configs: this.configs,
       snapshotter: this.snapshotter,
-      echoCredentials: options.echoCredentials === true,
+      echoCredentials: options.echoCredentials !== false,
       acceptPut: options.acceptPut === true,
       acceptGetList: options.acceptGetList === true,
       acceptStringScalars: options.acceptStringScalars === true,

@@ -72,6 +72,36 @@ describe("snapshot emulator: configuration endpoints", () => {
   });
 });
 
+describe("snapshot emulator: credentials in reads (echoCredentials)", () => {
+  const s3 = {
+    interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r",
+    cloudA_access_key_id: "AKID", cloudA_secret_access_key: "secret", cloudA_session_token: "session",
+  };
+  const gcs = { interval: 60, path_prefix: "p/", storage_type: "cloudC-gcs", cloudC_gcs_bucket: "b", cloudC_service_account_key: '{"type":"service_account"}' };
+  const blob = { interval: 60, path_prefix: "p/", storage_type: "cloudB-blob", cloudB_container_name: "c", cloudB_auth_mode: "shared", cloudB_account_key: "key" };
+  const CREDENTIALS = ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_session_token", "cloudC_service_account_key", "cloudB_account_key"];
+
+  test("by default a read carries every parameter of the storage type, credentials included, as the spec's read shape says", async () => {
+    api = await SnapshotApi.start();
+    for (const [name, config] of Object.entries({ s3, gcs, blob })) {
+      await api.write(name, config);
+      expect((await api.call("GET", `/config/${name}`)).body.data).toEqual({ retain: 1, file_prefix: "service-snapshot", ...config });
+    }
+  });
+
+  test("echoCredentials: false leaves the credentials out and keeps the rest", async () => {
+    api = await SnapshotApi.start({ echoCredentials: false });
+    for (const [name, config] of Object.entries({ s3, gcs, blob })) {
+      await api.write(name, config);
+      const data = (await api.call("GET", `/config/${name}`)).body.data;
+      const expected = Object.fromEntries(Object.entries(config).filter(([k]) => !CREDENTIALS.includes(k)));
+      expect(data).toEqual({ retain: 1, file_prefix: "service-snapshot", ...expected });
+      // The service still holds them.
+      expect(api.emulator.snapshot.configs.get(name)!.config).toMatchObject(config);
+    }
+  });
+});
+
 describe("snapshot emulator: snapshots of local configurations", () => {
   let dir: string;
   beforeEach(async () => {
