@@ -95,6 +95,14 @@ describe("run task emulator: task endpoints", () => {
     expect(u.body.data.id).toBe(t.id);
   });
 
+  test("attributes the spec does not list are ignored, on create and on update", async () => {
+    const t = await api.createTask("extra", { color: "blue", "created-at": "2000-01-01T00:00:00Z" });
+    expect(t.attributes).not.toHaveProperty("color");
+    expect(t.attributes["created-at"]).not.toBe("2000-01-01T00:00:00Z");
+    const r = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { color: "red" } } });
+    expect(r.body.data).toEqual(t);
+  });
+
   test("update with no attributes at all is 200 and changes nothing", async () => {
     const t = await api.createTask("same", { "hmac-key": "k" });
     const r = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks" } });

@@ -118,6 +118,14 @@ describe("run task emulator: workspace task endpoints", () => {
     for (const r of answers) expect(r).toEqual({ status: 404, contentType: JSON_API, body: NOT_FOUND });
   });
 
+  test("include is ignored on the workspace task endpoints, which the spec does not give it", async () => {
+    const a = await api.associate(ws, taskId);
+    for (const path of [`/workspaces/${ws}/tasks?include=anything`, `/workspaces/${ws}/tasks/${a.id}?include=workspace_tasks`]) {
+      const r = await api.call("GET", path);
+      expect({ path, status: r.status, included: r.body.included }).toEqual({ path, status: 200, included: undefined });
+    }
+  });
+
   test("a missing workspace is 404 even when the body is malformed", async () => {
     expect((await api.call("POST", "/workspaces/ws-doesnotexist0000/tasks", { data: { type: "nonsense" } })).status).toBe(404);
   });
