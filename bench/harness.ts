@@ -15,7 +15,9 @@ export interface World {
 }
 
 export async function world(fixture: ConsumerProject, emulatorOptions: EmulatorOptions = {}, parallelism = 1): Promise<World> {
-  const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, ...emulatorOptions });
+  // Pinned to the emulator's former associate answer (201 with the document; its default is now the spec's 204,
+  // after which the provider lists the workspace's associations), so that figures compare with earlier runs.
+  const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, ...emulatorOptions, runTask: { associateResponse: "201", ...emulatorOptions.runTask } });
   const stack = stackOf(fixture, emulator.url, parallelism);
   return {
     emulator,

@@ -22,7 +22,9 @@ export interface StepGenerationFigures {
 export async function stepGeneration(fixture: ConsumerProject, n: number): Promise<StepGenerationFigures> {
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
-    runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }] },
+    // Pinned to the emulator's former associate answer (201 with the document; its default is now the spec's
+    // 204), so that figures compare with earlier runs.
+    runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }], associateResponse: "201" },
   });
   const wide = stackOf(fixture, emulator.url, 64);
   try {

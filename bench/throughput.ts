@@ -73,7 +73,9 @@ async function run(fixture: ConsumerProject, versions: [Registration[], Registra
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
     faults: { latencyMs: LATENCY_MS },
-    runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }] },
+    // Pinned to the emulator's former associate answer (201 with the document; its default is now the spec's
+    // 204), so that figures compare with earlier runs.
+    runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }], associateResponse: "201" },
   });
   const stack = stackOf(fixture, emulator.url, parallelism);
   const { engine } = stack;

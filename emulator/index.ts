@@ -1,6 +1,11 @@
 /**
  * An in-process emulator of both services, for tests, the demo, benchmarks and offline pipelines. It listens on
  * loopback only. `pulumi-snapshot-runtask/emulator` exports `startEmulator`.
+ *
+ * The emulator is an independent reading of the two specs, not a mirror of the provider: it keeps its own field
+ * lists, rules and messages (`runtask/validation.ts`, `snapshot/schema.ts`, `snapshot/validation.ts`) on purpose
+ * and imports nothing from `provider/`, so that a misreading of the spec in one is caught by the other. Where a
+ * spec allows several shapes, the default is the spec's own shape and the others are options.
  */
 import { FaultInjector, type FaultKind, type FaultOptions, type FaultRule, type RetryAfterStyle } from "./core/faults";
 import { startHttpServer, type Interceptor } from "./core/server";

@@ -1,3 +1,5 @@
+import type { EmulatorResponse } from "../core/router";
+import { invalidParameter } from "./jsonApi";
 import type { RunTaskStore, Task, Workspace, WorkspaceTask } from "./store";
 
 export const API = "/api/v2";
@@ -7,8 +9,11 @@ export interface RenderOptions {
   enabledAsString?: boolean;
 }
 
-/** A run task resource object. `hmac-key` is always null; `global-configuration` only where the org has it. */
-export function taskResource(store: RunTaskStore, task: Task, opts: RenderOptions): Record<string, unknown> {
+/**
+ * A run task resource object. `hmac-key` is always null; `global-configuration` only where the org has the
+ * feature, and unless `withGlobal` is false (the show answer under `showGlobalConfiguration: false`).
+ */
+export function taskResource(store: RunTaskStore, task: Task, opts: RenderOptions, withGlobal = true): Record<string, unknown> {
   const attributes: Record<string, unknown> = {
     category: task.category,
     name: task.name,
@@ -18,7 +23,7 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
     "hmac-key": null,
     "created-at": task.createdAt,
   };
-  if (store.organizations.get(task.organization)?.globalRunTasks) {
+  if (withGlobal && store.organizations.get(task.organization)?.globalRunTasks) {
     attributes["global-configuration"] = {
       enabled: task.global.enabled,
       stages: [...task.global.stages],
@@ -63,10 +68,26 @@ export function workspaceResource(ws: Workspace): Record<string, unknown> {
   };
 }
 
+/** The values `include` takes on the task endpoints, as the spec lists them. */
+export const INCLUDES = ["workspace_tasks", "workspace_tasks.workspace"];
+
+/**
+ * The `include` of a request as a list, or a 400 error (`source.parameter` `include`) naming a value the spec
+ * does not list, as JSON:API servers answer a relationship path they do not know. Empty or absent: none.
+ */
+export function includeOf(query: URLSearchParams): string[] | EmulatorResponse {
+  const raw = query.get("include");
+  if (!raw) return [];
+  const values = raw.split(",").map((s) => s.trim());
+  const unknown = values.find((v) => !INCLUDES.includes(v));
+  if (unknown !== undefined) return invalidParameter("include", `include takes ${INCLUDES.join(", ")}, not ${JSON.stringify(unknown)}`);
+  return values;
+}
+
 /** `include=workspace_tasks[,workspace_tasks.workspace]`: the related objects of the given tasks. */
-export function included(store: RunTaskStore, tasks: Task[], include: string | null): Record<string, unknown>[] | undefined {
-  if (!include) return undefined;
-  const wanted = new Set(include.split(",").map((s) => s.trim()));
+export function included(store: RunTaskStore, tasks: Task[], include: string[]): Record<string, unknown>[] | undefined {
+  if (include.length === 0) return undefined;
+  const wanted = new Set(include);
   const out: Record<string, unknown>[] = [];
   const workspaces = new Map<string, Workspace>();
   if (wanted.has("workspace_tasks") || wanted.has("workspace_tasks.workspace")) {

@@ -6,7 +6,8 @@ export interface JsonApiError {
   status: string;
   title: string;
   detail?: string;
-  source?: { pointer: string };
+  /** What the error is about: a member of the body (`pointer`) or a query parameter (`parameter`). */
+  source?: { pointer: string } | { parameter: string };
 }
 
 export function document(status: number, body: unknown): EmulatorResponse {
@@ -28,6 +29,11 @@ export function unauthorized(): EmulatorResponse {
 
 export function invalid(pointer: string, detail: string, title = "invalid attribute"): JsonApiError {
   return { status: "422", title, detail, source: { pointer } };
+}
+
+/** A query parameter the server does not take as sent: 400 (as JSON:API advises) or another status. */
+export function invalidParameter(parameter: string, detail: string, status = 400): EmulatorResponse {
+  return errors(status, { status: String(status), title: "invalid query parameter", detail, source: { parameter } });
 }
 
 export function unsupportedMediaType(received: string | undefined): EmulatorResponse {

@@ -1,6 +1,7 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import type { TokenGrant } from "./access";
 import type { RenderOptions } from "./documents";
+import type { PageLimits } from "./pagination";
 import type { RunTaskStore } from "./store";
 
 /** What the route handlers share: the data, how to render it, and how the associate call answers. */
@@ -8,6 +9,10 @@ export interface RouteContext {
   store: RunTaskStore;
   render: RenderOptions;
   associateResponse: "201" | "204";
+  /** Whether show (`GET /tasks/:id`) carries `global-configuration`; the other answers always do. */
+  showGlobalConfiguration: boolean;
+  /** How lists bound `page[size]`. */
+  paging: PageLimits;
 }
 
 /** One endpoint; `handle` runs once the token is known and the content type accepted. */

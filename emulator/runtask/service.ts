@@ -5,6 +5,7 @@ import { API } from "./documents";
 import { errors, isJsonApi, notFound, unauthorized, unsupportedMediaType } from "./jsonApi";
 import type { RouteContext } from "./routes";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACES, RunTaskStore, type OrganizationSeed, type Task, type Workspace, type WorkspaceTask } from "./store";
+import { DEFAULT_PAGE_LIMITS } from "./pagination";
 import { taskRoutes } from "./tasksRoutes";
 import { workspaceTaskRoutes } from "./workspaceTasksRoutes";
 
@@ -20,9 +21,43 @@ export interface RunTaskEmulatorOptions {
    * `emulator-runtask-token` (`DEFAULT_RUNTASK_TOKEN`), owner of every organization.
    */
   tokens?: Record<string, TokenGrant>;
-  /** How the associate call answers: 201 with a document (default), or 204 with no body as the spec's table says. */
+  /**
+   * How the associate call (`POST /workspaces/:id/tasks`) answers: `"204"` with no body, the default, as the
+   * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
+   */
   associateResponse?: "201" | "204";
-  /** Render `enabled` as the strings "true"/"false", as the spec's samples do. Default false. */
+  /**
+   * The answer to a request whose token is missing or unknown: `404`, the default, the same JSON:API error
+   * object as for a missing object or a forbidden one (the spec: "A missing resource and a user without
+   * permission both give 404"; its error table lists no 401); or `401` with an `unauthorized` error object.
+   */
+  unknownTokenStatus?: 401 | 404;
+  /**
+   * Whether show (`GET /tasks/:id`) carries `global-configuration` in its attributes. Default true: the spec's
+   * attribute list of a response document has it. `false` omits it from show only, as the spec's show sample
+   * does; list, create and update answers keep it (their samples are not said to omit it), so a client still
+   * has a place to read the settings from. Without the organization's global run tasks feature it is absent
+   * from every answer either way.
+   */
+  showGlobalConfiguration?: boolean;
+  /**
+   * The largest page a list serves. Default 100: the spec gives the default page size (20) but not the maximum,
+   * and the emulator bounds pages so that no client comes to rely on pages of any size it asks for.
+   */
+  maxPageSize?: number;
+  /**
+   * What a list does with a `page[size]` above `maxPageSize`: `"clamp"`, the default, serves pages of
+   * `maxPageSize` (and says so in `meta.pagination.page-size` and the links); `"reject"` refuses the request
+   * with a JSON:API error whose `source.parameter` is `page[size]` (status `pageSizeRejectStatus`), as a server
+   * that refuses large pages does, so that clients can be tested falling back to the server's default size.
+   */
+  pageSizeAboveMax?: "clamp" | "reject";
+  /** The status of that refusal: 400 (a bad query parameter, as JSON:API advises), the default, or 422. */
+  pageSizeRejectStatus?: 400 | 422;
+  /**
+   * Render `enabled` as the strings "true"/"false", as the spec's samples do, and take those strings back in
+   * `enabled` and `global-configuration.enabled`. Default false: booleans only, both ways, as the spec types them.
+   */
   enabledAsString?: boolean;
   /**
    * Answer 415 to a request whose body is not sent as `application/vnd.api+json`, so that clients which forget
@@ -44,8 +79,13 @@ export interface ReceivedBody {
  * The run task API mounted under `/api/v2`: organizations' run tasks and their association to workspaces, with
  * the spec's permissions (404 for missing and forbidden alike), JSON:API documents, pagination and 422 errors.
  * Requests with a body must be sent as `application/vnd.api+json` (415 otherwise, unless turned off); answers
- * with a body are sent as `application/vnd.api+json`. Checks run in the order: token (401), content type (415),
- * object and permission (404), body (422).
+ * with a body are sent as `application/vnd.api+json`. Checks run in this order, the first that fails answers:
+ * 1. token: missing or unknown is 404 (or 401 with `unknownTokenStatus: 401`);
+ * 2. content type of a body: 415;
+ * 3. the objects named by the path and the token's permission on them: 404 for missing and forbidden alike;
+ * 4. query parameters: an `include` value the spec does not list is 400; a `page[size]` above the maximum under
+ *    `pageSizeAboveMax: "reject"` is 400 (or 422);
+ * 5. the body: 422; then objects the body names (the task of an association): 404 when missing or forbidden.
  */
 export class RunTaskService {
   readonly store: RunTaskStore;
@@ -53,13 +93,25 @@ export class RunTaskService {
   readonly received: ReceivedBody[] = [];
   private readonly tokens: Record<string, TokenGrant>;
   private readonly router = new Router();
+  private readonly unknownTokenStatus: 401 | 404;
 
   constructor(private readonly options: RunTaskEmulatorOptions = {}) {
+    this.unknownTokenStatus = oneOf("unknownTokenStatus", options.unknownTokenStatus, [404, 401] as const);
     this.store = new RunTaskStore(
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
     this.tokens = options.tokens ?? { [DEFAULT_RUNTASK_TOKEN]: FULL_GRANT };
-    const ctx: RouteContext = { store: this.store, render: { enabledAsString: options.enabledAsString }, associateResponse: options.associateResponse ?? "201" };
+    const ctx: RouteContext = {
+      store: this.store,
+      render: { enabledAsString: options.enabledAsString },
+      associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
+      showGlobalConfiguration: options.showGlobalConfiguration !== false,
+      paging: {
+        max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),
+        aboveMax: oneOf("pageSizeAboveMax", options.pageSizeAboveMax, ["clamp", "reject"] as const),
+        rejectStatus: oneOf("pageSizeRejectStatus", options.pageSizeRejectStatus, [400, 422] as const),
+      },
+    };
     for (const route of [...taskRoutes(ctx), ...workspaceTaskRoutes(ctx)]) {
       this.router.add(route.method, route.template, (req) => this.authed(req, (grant) => route.handle(req, grant)));
     }
@@ -150,9 +202,21 @@ export class RunTaskService {
     }
     const token = bearerToken(req);
     const grant = token === undefined || !Object.hasOwn(this.tokens, token) ? undefined : this.tokens[token];
-    if (!grant) return unauthorized();
+    if (!grant) return this.unknownTokenStatus === 401 ? unauthorized() : notFound();
     const contentType = req.headers["content-type"];
     if (req.rawBody.length > 0 && this.options.requireJsonApiContentType !== false && !isJsonApi(contentType)) return unsupportedMediaType(contentType);
     return then(grant);
   }
+}
+
+/** An option's value, checked against the values it may take; the first is the default. */
+export function oneOf<T>(name: string, value: T | undefined, allowed: readonly T[]): T {
+  if (value === undefined) return allowed[0];
+  if (!allowed.includes(value)) throw new Error(`run task emulator: ${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`run task emulator: ${name} must be a positive integer, not ${JSON.stringify(value)}`);
+  return value;
 }

@@ -1,8 +1,8 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import { allows, type TokenGrant } from "./access";
-import { API, included, taskResource } from "./documents";
+import { API, included, includeOf, taskResource } from "./documents";
 import { document, errors, invalid, notFound } from "./jsonApi";
-import { paginate } from "./pagination";
+import { pageSizeOf, paginate } from "./pagination";
 import { requestOrigin, type ApiRoute, type RouteContext } from "./routes";
 import type { Task } from "./store";
 import { requestData, taskAttributes } from "./validation";
@@ -19,8 +19,8 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     return task && allows(grant, "manageRunTasks", task.organization) ? task : undefined;
   };
 
-  const taskDocument = (status: number, task: Task, include: string | null): EmulatorResponse => {
-    const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render) };
+  const taskDocument = (status: number, task: Task, include: string[], withGlobal = true): EmulatorResponse => {
+    const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render, withGlobal) };
     const inc = included(store, [task], include);
     if (inc) body.included = inc;
     return document(status, body);
@@ -32,34 +32,43 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
 
   const hasFeature = (organization: string) => store.organizations.get(organization)?.globalRunTasks ?? false;
 
+  // Booleans sent as "true"/"false" are taken only where the emulator renders them so (a client may echo them).
+  const stringBooleans = ctx.render.enabledAsString === true;
+
   function create(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const org = req.params.org;
     if (!store.organizations.has(org) || !allows(grant, "owner", org)) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org));
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org), stringBooleans);
     if (errs.length === 0) errs.push(...nameTaken(org, fields.name));
     if (errs.length > 0) return errors(422, ...errs);
-    return taskDocument(201, store.addTask({ ...fields, organization: org }), null);
+    return taskDocument(201, store.addTask({ ...fields, organization: org }), []);
   }
 
   function list(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const org = req.params.org;
     if (!store.organizations.has(org) || !allows(grant, "manageRunTasks", org)) return notFound();
-    const page = paginate(store.tasksOf(org), req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
+    const size = pageSizeOf(req.query, ctx.paging);
+    if (typeof size !== "number") return size;
+    const include = includeOf(req.query);
+    if (!Array.isArray(include)) return include;
+    const page = paginate(store.tasksOf(org), size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
     const body: Record<string, unknown> = {
       data: page.items.map((t) => taskResource(store, t, ctx.render)),
       links: page.links,
       meta: page.meta,
     };
-    const inc = included(store, page.items, req.query.get("include"));
+    const inc = included(store, page.items, include);
     if (inc) body.included = inc;
     return document(200, body);
   }
 
   function show(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const task = visibleTask(req.params.id, grant);
-    return task ? taskDocument(200, task, req.query.get("include")) : notFound();
+    if (!task) return notFound();
+    const include = includeOf(req.query);
+    return Array.isArray(include) ? taskDocument(200, task, include, ctx.showGlobalConfiguration) : include;
   }
 
   function update(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
@@ -67,11 +76,11 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!task) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization));
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization), stringBooleans);
     if (errs.length === 0) errs.push(...nameTaken(task.organization, fields.name, task.id));
     if (errs.length > 0) return errors(422, ...errs);
     Object.assign(task, fields);
-    return taskDocument(200, task, null);
+    return taskDocument(200, task, []);
   }
 
   function remove(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {

@@ -18,14 +18,18 @@ export function requestData(body: unknown, type: string): { data: Record<string,
 const NAME = /^[A-Za-z0-9_-]+$/;
 
 /**
- * Task attributes of a create (`prior` undefined) or an update (missing attributes keep `prior`'s values).
- * Without the global run tasks feature, `global-configuration` is ignored, unchecked, as the service does.
+ * Task attributes of a create (`prior` undefined) or an update (missing attributes keep `prior`'s values, as
+ * JSON:API reads a PATCH). Without the global run tasks feature, `global-configuration` is ignored, unchecked,
+ * as the service does. `enabled` and `global-configuration.enabled` are JSON booleans, as the spec types them;
+ * with `stringBooleans` the strings "true" and "false" are taken too (the spec's samples render them so).
  */
 export function taskAttributes(
   a: Attributes,
   prior: Task | undefined,
   globalRunTasks: boolean,
+  stringBooleans = false,
 ): { fields: Omit<Task, "id" | "createdAt" | "organization">; errors: JsonApiError[] } {
+  const toBool = stringBooleans ? looseBool : strictBool;
   const errors: JsonApiError[] = [];
   const at = (k: string) => `/data/attributes/${k}`;
   const name = a.name === undefined ? prior?.name : a.name;
@@ -45,7 +49,7 @@ export function taskAttributes(
   if (hmacKey !== null && typeof hmacKey !== "string") errors.push(invalid(at("hmac-key"), "HMAC key must be a string"));
   const enabled = a.enabled === undefined ? prior?.enabled ?? true : toBool(a.enabled);
   if (enabled === undefined) errors.push(invalid(at("enabled"), "Enabled must be a boolean"));
-  const global = globalConfiguration(globalRunTasks ? a["global-configuration"] : undefined, prior?.global, errors);
+  const global = globalConfiguration(globalRunTasks ? a["global-configuration"] : undefined, prior?.global, errors, toBool);
   return {
     fields: {
       name: name as string,
@@ -60,7 +64,12 @@ export function taskAttributes(
   };
 }
 
-function globalConfiguration(raw: unknown, prior: GlobalConfiguration | undefined, errors: JsonApiError[]): GlobalConfiguration {
+function globalConfiguration(
+  raw: unknown,
+  prior: GlobalConfiguration | undefined,
+  errors: JsonApiError[],
+  toBool: (v: unknown) => boolean | undefined,
+): GlobalConfiguration {
   const base: GlobalConfiguration = prior ? { ...prior, stages: [...prior.stages] } : { enabled: false, stages: [], enforcementLevel: null };
   if (raw === undefined || raw === null) return base;
   const at = (k: string) => `/data/attributes/global-configuration/${k}`;
@@ -75,7 +84,8 @@ function globalConfiguration(raw: unknown, prior: GlobalConfiguration | undefine
     else base.enabled = enabled;
   }
   if (g.stages !== undefined) {
-    const stages = stageList(g.stages, at("stages"), errors, true);
+    // The spec: "One or more of pre_plan, post_plan, pre_apply, post_apply"; leaving stages out keeps them.
+    const stages = stageList(g.stages, at("stages"), errors);
     if (stages) base.stages = stages;
   }
   if (g["enforcement-level"] !== undefined) {
@@ -85,13 +95,13 @@ function globalConfiguration(raw: unknown, prior: GlobalConfiguration | undefine
   return base;
 }
 
-/** A list of stages: known values, no duplicates, and (unless `allowEmpty`) at least one. */
-export function stageList(raw: unknown, pointer: string, errors: JsonApiError[], allowEmpty = false): string[] | undefined {
+/** A list of stages: at least one, known values, no duplicates. */
+export function stageList(raw: unknown, pointer: string, errors: JsonApiError[]): string[] | undefined {
   if (!Array.isArray(raw)) {
     errors.push(invalid(pointer, "stages must be an array"));
     return undefined;
   }
-  if (raw.length === 0 && !allowEmpty) {
+  if (raw.length === 0) {
     errors.push(invalid(pointer, "stages must contain at least one stage"));
     return undefined;
   }
@@ -117,7 +127,11 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-function toBool(v: unknown): boolean | undefined {
+function strictBool(v: unknown): boolean | undefined {
+  return typeof v === "boolean" ? v : undefined;
+}
+
+function looseBool(v: unknown): boolean | undefined {
   if (typeof v === "boolean") return v;
   if (v === "true" || v === "false") return v === "true";
   return undefined;

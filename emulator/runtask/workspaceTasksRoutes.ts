@@ -2,7 +2,7 @@ import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import { allows, type TokenGrant } from "./access";
 import { API, workspaceTaskResource } from "./documents";
 import { document, errors, invalid, notFound } from "./jsonApi";
-import { paginate } from "./pagination";
+import { pageSizeOf, paginate } from "./pagination";
 import { requestOrigin, type ApiRoute, type RouteContext } from "./routes";
 import type { Workspace, WorkspaceTask } from "./store";
 import { requestData, taskRelationship, workspaceTaskAttributes } from "./validation";
@@ -52,7 +52,9 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
   function list(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const ws = visibleWorkspace(req.params.ws, grant);
     if (!ws) return notFound();
-    const page = paginate(store.workspaceTasksOf(ws.id), req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
+    const size = pageSizeOf(req.query, ctx.paging);
+    if (typeof size !== "number") return size;
+    const page = paginate(store.workspaceTasksOf(ws.id), size, req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
     return document(200, { data: page.items.map(workspaceTaskResource), links: page.links, meta: page.meta });
   }
 

@@ -21,6 +21,55 @@ export interface SnapshotStatusWire {
   last_snapshot_error: string;
 }
 
+/** A configuration the service holds, with the status of its snapshots and its timer. */
+export interface HeldConfig {
+  config: StoredConfig;
+  status: SnapshotStatusWire;
+  timer?: NodeJS.Timeout;
+  running?: Promise<void>;
+}
+
+/**
+ * Takes the snapshots of held configurations: on each one's interval when `onInterval` is true, or when asked
+ * (`run`). One snapshot at a time per configuration; `contents` gives what a snapshot file holds.
+ */
+export class Snapshotter {
+  private closed = false;
+
+  constructor(
+    private readonly onInterval: boolean,
+    private readonly contents: () => string,
+  ) {}
+
+  /** Starts taking snapshots of `held` on its interval (replacing any earlier timer). */
+  schedule(held: HeldConfig): void {
+    this.unschedule(held);
+    if (!this.onInterval || this.closed) return;
+    held.timer = setInterval(() => void this.run(held), held.config.interval * 1000);
+    held.timer.unref();
+  }
+
+  unschedule(held: HeldConfig): void {
+    clearInterval(held.timer);
+    held.timer = undefined;
+  }
+
+  /** Takes a snapshot now, or waits for the one in progress. */
+  run(held: HeldConfig): Promise<void> {
+    if (held.running) return held.running;
+    held.running = takeSnapshot(held.config, this.contents(), held.status).finally(() => (held.running = undefined));
+    return held.running;
+  }
+
+  /** Stops every timer and waits for snapshots in progress. */
+  async close(all: Iterable<HeldConfig>): Promise<void> {
+    this.closed = true;
+    const held = [...all];
+    for (const h of held) this.unschedule(h);
+    await Promise.all(held.map((h) => h.running));
+  }
+}
+
 export function emptyStatus(): SnapshotStatusWire {
   return { snapshot_start: "", snapshot_url: "", last_snapshot_start: "", last_snapshot_end: "", last_snapshot_url: "", last_snapshot_error: "" };
 }

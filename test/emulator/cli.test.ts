@@ -152,7 +152,7 @@ describe("pulumi-snapshot-runtask-emulator", () => {
         headers: auth,
         body: JSON.stringify({ data: { type: "workspace-tasks", attributes: { "enforcement-level": "advisory" }, relationships: { task: { data: { id: taskId, type: "tasks" } } } } }),
       });
-      expect(attached.status).toBe(201);
+      expect(attached.status).toBe(204);
     } finally {
       run.child.kill("SIGTERM");
     }

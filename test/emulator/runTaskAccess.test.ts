@@ -4,38 +4,93 @@ let api: RunTaskApi;
 afterEach(() => api.close());
 
 describe("run task emulator: authentication", () => {
-  beforeEach(async () => {
-    api = await RunTaskApi.start();
-  });
-
-  test.each([
+  const NO_TOKEN: [string, string | null][] = [
     ["no Authorization header", null],
     ["an unknown token", "not-a-token"],
     ["an empty bearer token", ""],
-  ])("%s is 401 with a JSON:API error object", async (_, token) => {
-    for (const [method, path] of [["GET", "/organizations/emulator-org/tasks"], ["GET", "/tasks/task-x"], ["DELETE", "/workspaces/ws-x/tasks/wstask-x"]]) {
-      const r = await api.call(method, path, undefined, { token });
-      expect(r).toEqual({ status: 401, contentType: "application/vnd.api+json", body: UNAUTHORIZED });
-    }
+  ];
+  const CALLS = [["GET", "/organizations/emulator-org/tasks"], ["GET", "/tasks/task-x"], ["DELETE", "/workspaces/ws-x/tasks/wstask-x"]];
+
+  describe("by default, as the spec says (404 for missing and forbidden alike)", () => {
+    beforeEach(async () => {
+      api = await RunTaskApi.start();
+    });
+
+    test.each(NO_TOKEN)("%s is 404 with the JSON:API error object of a missing object", async (_, token) => {
+      for (const [method, path] of CALLS) {
+        const r = await api.call(method, path, undefined, { token });
+        expect(r).toEqual({ status: 404, contentType: "application/vnd.api+json", body: NOT_FOUND });
+      }
+    });
+
+    test("an unknown token cannot tell an existing task from a missing one", async () => {
+      const t = await api.createTask("exists");
+      const existing = await api.call("GET", `/tasks/${t.id}`, undefined, { token: "not-a-token" });
+      const missing = await api.call("GET", "/tasks/task-doesnotexist0000", undefined, { token: "not-a-token" });
+      expect(existing).toEqual(missing);
+      expect(existing.status).toBe(404);
+    });
+
+    test("a scheme other than Bearer is 404", async () => {
+      const res = await fetch(`${api.origin}/api/v2/organizations/emulator-org/tasks`, { headers: { authorization: "Basic ZW11bGF0b3I6dG9rZW4=" } });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual(NOT_FOUND);
+    });
+
+    test("the token is checked first: before the content type, existence and the body; nothing is created", async () => {
+      expect((await api.call("POST", "/organizations/emulator-org/tasks", { data: { type: "wrong" } }, { token: "bad" })).status).toBe(404);
+      expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(404);
+      expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad" })).status).toBe(404);
+      expect(api.emulator.runTask.tasks()).toEqual([]);
+    });
+
+    test.each(["constructor", "__proto__", "toString"])("a token named like an object property (%s) is 404", async (token) => {
+      expect((await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token })).status).toBe(404);
+    });
+
+    test("the default token owns the default organization", async () => {
+      expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "mine" }))).status).toBe(201);
+    });
   });
 
-  test("a scheme other than Bearer is 401", async () => {
-    const res = await fetch(`${api.origin}/api/v2/organizations/emulator-org/tasks`, { headers: { authorization: "Basic ZW11bGF0b3I6dG9rZW4=" } });
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(UNAUTHORIZED);
+  describe("unknownTokenStatus: 401", () => {
+    beforeEach(async () => {
+      api = await RunTaskApi.start({ unknownTokenStatus: 401 });
+    });
+
+    test.each(NO_TOKEN)("%s is 401 with a JSON:API error object", async (_, token) => {
+      for (const [method, path] of CALLS) {
+        const r = await api.call(method, path, undefined, { token });
+        expect(r).toEqual({ status: 401, contentType: "application/vnd.api+json", body: UNAUTHORIZED });
+      }
+    });
+
+    test("a scheme other than Bearer is 401", async () => {
+      const res = await fetch(`${api.origin}/api/v2/organizations/emulator-org/tasks`, { headers: { authorization: "Basic ZW11bGF0b3I6dG9rZW4=" } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(UNAUTHORIZED);
+    });
+
+    test("401 comes before the content type, validation and existence checks", async () => {
+      expect((await api.call("POST", "/organizations/nope/tasks", { data: { type: "wrong" } }, { token: "bad" })).status).toBe(401);
+      expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(401);
+    });
+
+    test.each(["constructor", "__proto__", "toString"])("a token named like an object property (%s) is 401", async (token) => {
+      expect((await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token })).status).toBe(401);
+    });
+
+    test("a known token without the permission still gets 404, not 401", async () => {
+      await api.close();
+      api = await RunTaskApi.start({ unknownTokenStatus: 401, tokens: { weak: {} } });
+      expect((await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token: "weak" })).body).toEqual(NOT_FOUND);
+    });
   });
 
-  test("401 comes before validation and before existence checks", async () => {
-    const r = await api.call("POST", "/organizations/nope/tasks", { data: { type: "wrong" } }, { token: "bad" });
-    expect(r.status).toBe(401);
-  });
-
-  test.each(["constructor", "__proto__", "toString"])("a token named like an object property (%s) is 401", async (token) => {
-    expect((await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token })).status).toBe(401);
-  });
-
-  test("the default token owns the default organization", async () => {
-    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "mine" }))).status).toBe(201);
+  test("unknownTokenStatus: 404 is the default, and other values are refused", async () => {
+    api = await RunTaskApi.start({ unknownTokenStatus: 404 });
+    expect((await api.call("GET", "/tasks/task-x", undefined, { token: "nope" })).status).toBe(404);
+    await expect(RunTaskApi.start({ unknownTokenStatus: 403 as never })).rejects.toThrow("unknownTokenStatus must be one of 404, 401, not 403");
   });
 });
 
@@ -110,9 +165,10 @@ describe("run task emulator: permissions per token and organization", () => {
   ])("workspace tasks: %s on %s -> allowed %s", async (token, ws, allowed) => {
     const task = taskOf[ws.slice(3, 4)];
     const created = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token });
-    expect(created.status).toBe(allowed ? 201 : 404);
+    expect(created.status).toBe(allowed ? 204 : 404);
     // The object exists either way (made by root when the token may not), so 404 below means "not authorized".
-    const id = allowed ? created.body.data.id : (await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token: "root" })).body.data.id;
+    if (!allowed) expect((await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token: "root" })).status).toBe(204);
+    const id = api.emulator.runTask.workspaceTasks({ workspaceId: ws, taskId: task })[0].id;
     const ok = (code: number) => (allowed ? code : 404);
     expect(await status(token, "GET", `/workspaces/${ws}/tasks`)).toBe(ok(200));
     expect(await status(token, "GET", `/workspaces/${ws}/tasks/${id}`)).toBe(ok(200));
@@ -167,8 +223,15 @@ describe("run task emulator: content type of request bodies", () => {
     expect((await api.call("DELETE", `/tasks/${r.body.data.id}`, undefined, { contentType: null })).status).toBe(204);
   });
 
-  test("a bad token is 401 before the content type is looked at", async () => {
-    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(401);
+  test("a bad token is 404 before the content type is looked at", async () => {
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(404);
+  });
+
+  test("a known token without the permission gets 415 before its 404: the content type comes before the objects", async () => {
+    await api.close();
+    api = await RunTaskApi.start({ tokens: { weak: {} } });
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "weak", contentType: "text/plain" })).status).toBe(415);
+    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "weak" })).status).toBe(404);
   });
 
   test("requireJsonApiContentType: false accepts any content type", async () => {

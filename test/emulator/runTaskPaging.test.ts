@@ -155,3 +155,93 @@ describe("run task emulator: pages of workspace tasks", () => {
     });
   });
 });
+
+describe("run task emulator: the largest page (maxPageSize, pageSizeAboveMax)", () => {
+  const seed = (n: number) => {
+    for (let i = 0; i < n; i++) api.emulator.runTask.addTask("emulator-org", { name: `t${i}` });
+  };
+  const REFUSED = (status: number, max: number) => ({
+    errors: [{ status: String(status), title: "invalid query parameter", detail: `page[size] must be at most ${max}`, source: { parameter: "page[size]" } }],
+  });
+
+  test("by default the maximum is 100 and larger sizes are clamped", async () => {
+    api = await RunTaskApi.start();
+    seed(150);
+    const r = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=99999999999999999999");
+    expect(r.status).toBe(200);
+    expect(r.body.meta.pagination).toEqual(pagination(1, 100, null, 2, 2, 150));
+  });
+
+  test("maxPageSize 20, clamp: page[size]=100 is served in pages of 20, as meta and the links say", async () => {
+    api = await RunTaskApi.start({ maxPageSize: 20, pageSizeAboveMax: "clamp" });
+    seed(45);
+    const r = await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100");
+    expect(names(r.body.data)).toEqual(range(0, 20));
+    expect(r.body.meta.pagination).toEqual(pagination(1, 20, null, 2, 3, 45));
+    expect(r.body.links.next).toBe(link(TASKS, 2, 20));
+  });
+
+  describe("maxPageSize 20, reject", () => {
+    beforeEach(async () => {
+      api = await RunTaskApi.start({ maxPageSize: 20, pageSizeAboveMax: "reject" });
+      seed(45);
+    });
+
+    test.each(["21", "100", "99999999999999999999"])("page[size]=%s is 400 with a JSON:API error pointing at the parameter", async (size) => {
+      const r = await api.call("GET", `/organizations/emulator-org/tasks?page%5Bnumber%5D=1&page%5Bsize%5D=${size}`);
+      expect(r).toEqual({ status: 400, contentType: "application/vnd.api+json", body: REFUSED(400, 20) });
+    });
+
+    test("the workspace tasks list refuses it too", async () => {
+      const ws = api.ws("network");
+      api.emulator.runTask.addWorkspaceTask(ws, api.emulator.runTask.tasks()[0].id);
+      expect(await api.call("GET", `/workspaces/${ws}/tasks?page[size]=100`)).toEqual({ status: 400, contentType: "application/vnd.api+json", body: REFUSED(400, 20) });
+      expect((await api.call("GET", `/workspaces/${ws}/tasks?page[size]=20`)).status).toBe(200);
+    });
+
+    test("a client that falls back to the server's default size and follows links.next gets every task", async () => {
+      expect((await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100")).status).toBe(400);
+      const seen: string[] = [];
+      for (let path: string | null = "/organizations/emulator-org/tasks"; path; ) {
+        const r = await api.call("GET", path);
+        expect(r.status).toBe(200);
+        expect(r.body.meta.pagination["page-size"]).toBe(20);
+        seen.push(...names(r.body.data));
+        path = r.body.links.next ? r.body.links.next.slice(`${api.origin}/api/v2`.length) : null;
+      }
+      expect(seen).toEqual(range(0, 45));
+    });
+
+    test("page[size] at the maximum, malformed or left out is served", async () => {
+      for (const query of ["page%5Bsize%5D=20", "page%5Bsize%5D=7", "page%5Bsize%5D=0", "page%5Bsize%5D=many", ""]) {
+        expect({ query, status: (await api.call("GET", `/organizations/emulator-org/tasks?${query}`)).status }).toEqual({ query, status: 200 });
+      }
+    });
+
+    test("a missing or forbidden organization is 404 before the page size is looked at", async () => {
+      expect((await api.call("GET", "/organizations/nope/tasks?page%5Bsize%5D=100")).status).toBe(404);
+      expect((await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100", undefined, { token: "unknown" })).status).toBe(404);
+    });
+  });
+
+  test("pageSizeRejectStatus 422 refuses with 422 instead", async () => {
+    api = await RunTaskApi.start({ maxPageSize: 50, pageSizeAboveMax: "reject", pageSizeRejectStatus: 422 });
+    expect(await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100")).toEqual({ status: 422, contentType: "application/vnd.api+json", body: REFUSED(422, 50) });
+  });
+
+  test("a maximum below 20 is also the default page size", async () => {
+    api = await RunTaskApi.start({ maxPageSize: 10 });
+    seed(25);
+    expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.meta.pagination).toEqual(pagination(1, 10, null, 2, 3, 25));
+  });
+
+  test.each<[Record<string, unknown>, string]>([
+    [{ maxPageSize: 0 }, "maxPageSize must be a positive integer, not 0"],
+    [{ maxPageSize: 2.5 }, "maxPageSize must be a positive integer, not 2.5"],
+    [{ pageSizeAboveMax: "ignore" }, 'pageSizeAboveMax must be one of "clamp", "reject", not "ignore"'],
+    [{ pageSizeRejectStatus: 413 }, "pageSizeRejectStatus must be one of 400, 422, not 413"],
+  ])("%j is refused at start", async (options, message) => {
+    await expect(RunTaskApi.start(options)).rejects.toThrow(message);
+    api = await RunTaskApi.start();
+  });
+});

@@ -95,6 +95,14 @@ describe("run task emulator: task endpoints", () => {
     expect(u.body.data.id).toBe(t.id);
   });
 
+  test("attributes the spec does not list are ignored, on create and on update", async () => {
+    const t = await api.createTask("extra", { color: "blue", "created-at": "2000-01-01T00:00:00Z" });
+    expect(t.attributes).not.toHaveProperty("color");
+    expect(t.attributes["created-at"]).not.toBe("2000-01-01T00:00:00Z");
+    const r = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { color: "red" } } });
+    expect(r.body.data).toEqual(t);
+  });
+
   test("update with no attributes at all is 200 and changes nothing", async () => {
     const t = await api.createTask("same", { "hmac-key": "k" });
     const r = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks" } });
@@ -194,6 +202,27 @@ describe("run task emulator: include", () => {
     expect(r.body.included.filter((x: { type: string }) => x.type === "workspaces").map((x: { id: string }) => x.id).sort()).toEqual(Object.values(wsNames).sort());
   });
 
+  test.each(["workspaces", "workspace_tasks.task", "workspace-tasks", "workspace_tasks,organization"])(
+    "an include the spec does not list (%s) is 400 with a JSON:API error pointing at the parameter",
+    async (include) => {
+      const expected = {
+        status: 400,
+        contentType: JSON_API,
+        body: { errors: [{ status: "400", title: "invalid query parameter", detail: expect.stringContaining("include takes workspace_tasks, workspace_tasks.workspace"), source: { parameter: "include" } }] },
+      };
+      expect(await api.call("GET", `/tasks/${taskA}?include=${include}`)).toEqual(expected);
+      expect(await api.call("GET", `/organizations/emulator-org/tasks?include=${include}`)).toEqual(expected);
+    },
+  );
+
+  test("include values may be separated by spaces after the comma; an empty include includes nothing", async () => {
+    const r = await api.call("GET", `/tasks/${taskA}?include=workspace_tasks,%20workspace_tasks.workspace`);
+    expect(r.body.included.map((x: { type: string }) => x.type)).toEqual(["workspace-tasks", "workspace-tasks", "workspaces", "workspaces"]);
+    const empty = await api.call("GET", `/tasks/${taskA}?include=`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).not.toHaveProperty("included");
+  });
+
   test("without include there is no included member", async () => {
     expect((await api.call("GET", `/tasks/${taskB}`)).body).not.toHaveProperty("included");
     expect((await api.call("GET", "/organizations/emulator-org/tasks")).body).not.toHaveProperty("included");
@@ -209,14 +238,18 @@ describe("run task emulator: rendering options and organization features", () =>
     expect(off.body.data.attributes.enabled).toBe("false");
     expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes.enabled).toBe("false");
     expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data[0].attributes.enabled).toBe("false");
-    // What the emulator holds stays a boolean, and the string form is accepted back.
+    // What the emulator holds stays a boolean, and the string form is accepted back in this mode only.
     expect(api.emulator.runTask.tasks()[0].enabled).toBe(false);
     expect((await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { enabled: "true" } } })).body.data.attributes.enabled).toBe("true");
   });
 
-  test("by default enabled is a boolean", async () => {
+  test("by default enabled is a boolean, both ways", async () => {
     api = await RunTaskApi.start();
-    expect((await api.createTask("b", { enabled: false })).attributes.enabled).toBe(false);
+    const t = await api.createTask("b", { enabled: false });
+    expect(t.attributes.enabled).toBe(false);
+    const r = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { enabled: "true" } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(["/data/attributes/enabled"]);
   });
 
   test("without the global run tasks feature, global-configuration is absent from every answer", async () => {
@@ -239,6 +272,33 @@ describe("run task emulator: rendering options and organization features", () =>
     api.emulator.runTask.setFeature("emulator-org", true);
     expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes["global-configuration"]).toEqual({ enabled: true, stages: ["pre_plan"], "enforcement-level": "advisory" });
     expect(() => api.emulator.runTask.setFeature("nope", true)).toThrow('no organization "nope"');
+  });
+});
+
+describe("run task emulator: global-configuration in the show answer", () => {
+  const global = { enabled: true, stages: ["pre_plan", "post_apply"], "enforcement-level": "mandatory" };
+
+  test("by default show carries global-configuration, as the spec's attribute list of a response document has it", async () => {
+    api = await RunTaskApi.start();
+    const t = await api.createTask("g", { "global-configuration": global });
+    expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes["global-configuration"]).toEqual(global);
+    expect((await api.call("GET", `/tasks/${t.id}?include=workspace_tasks`)).body.data.attributes["global-configuration"]).toEqual(global);
+  });
+
+  test("showGlobalConfiguration: false omits it from show only, as the spec's show sample does; list, create and update keep it", async () => {
+    api = await RunTaskApi.start({ showGlobalConfiguration: false });
+    const t = await api.createTask("g", { "global-configuration": global, description: "d" });
+    expect(t.attributes["global-configuration"]).toEqual(global);
+    const shown = await api.call("GET", `/tasks/${t.id}`);
+    expect(shown.status).toBe(200);
+    const { "global-configuration": _omitted, ...rest } = t.attributes;
+    expect(shown.body.data).toEqual({ ...t, attributes: rest });
+    expect((await api.call("GET", `/tasks/${t.id}?include=workspace_tasks.workspace`)).body.data.attributes).not.toHaveProperty("global-configuration");
+    expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data[0].attributes["global-configuration"]).toEqual(global);
+    const updated = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { "global-configuration": { enabled: false } } } });
+    expect(updated.body.data.attributes["global-configuration"]).toEqual({ ...global, enabled: false });
+    // What is held is unchanged by the rendering.
+    expect(api.emulator.runTask.tasks()[0].global).toEqual({ enabled: false, stages: ["pre_plan", "post_apply"], enforcementLevel: "mandatory" });
   });
 });
 

@@ -44,9 +44,12 @@ describe("run task emulator: 422 for malformed task bodies", () => {
     ["a description of 301 characters", attrs({ ...valid, description: "d".repeat(301) }), ["/data/attributes/description"]],
     ["a description that is no string", attrs({ ...valid, description: 12 }), ["/data/attributes/description"]],
     ["enabled that is no boolean", attrs({ ...valid, enabled: "yes" }), ["/data/attributes/enabled"]],
+    ["enabled as the string \"true\" (the spec types it bool)", attrs({ ...valid, enabled: "true" }), ["/data/attributes/enabled"]],
+    ["global enabled as the string \"false\"", attrs({ ...valid, "global-configuration": { enabled: "false" } }), ["/data/attributes/global-configuration/enabled"]],
     ["an hmac-key that is no string", attrs({ ...valid, "hmac-key": 5 }), ["/data/attributes/hmac-key"]],
     ["global-configuration that is no object", attrs({ ...valid, "global-configuration": true }), ["/data/attributes/global-configuration"]],
     ["a hyphenated global stage", attrs({ ...valid, "global-configuration": { stages: ["post_plan", "pre-apply"] } }), ["/data/attributes/global-configuration/stages/1"]],
+    ["empty global stages (the spec: one or more)", attrs({ ...valid, "global-configuration": { enabled: false, stages: [] } }), ["/data/attributes/global-configuration/stages"]],
     ["global stages that are no list", attrs({ ...valid, "global-configuration": { stages: "pre_plan" } }), ["/data/attributes/global-configuration/stages"]],
     ["a global stage twice", attrs({ ...valid, "global-configuration": { stages: ["pre_plan", "pre_plan"] } }), ["/data/attributes/global-configuration/stages"]],
     ["an unknown global enforcement level", attrs({ ...valid, "global-configuration": { "enforcement-level": "strict" } }), ["/data/attributes/global-configuration/enforcement-level"]],
@@ -94,6 +97,7 @@ describe("run task emulator: 422 for malformed task bodies", () => {
     ["an invalid url", attrs({ url: "mailto:ops@example.com" }), ["/data/attributes/url"]],
     ["another category", attrs({ category: "hook" }), ["/data/attributes/category"]],
     ["a null name", attrs({ name: null }), ["/data/attributes/name"]],
+    ["empty global stages", attrs({ "global-configuration": { stages: [] } }), ["/data/attributes/global-configuration/stages"]],
   ])("update with %s is 422 and changes nothing", async (_, body, pointers) => {
     const t = await api.createTask("before", { description: "kept" });
     const held = api.emulator.runTask.tasks();

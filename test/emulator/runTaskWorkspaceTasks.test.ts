@@ -15,21 +15,21 @@ describe("run task emulator: workspace task endpoints", () => {
     ws = api.ws("app-production");
   });
 
-  test("associate: 201 with the whole document; the default stage is post_plan", async () => {
+  test("associate: 204 with no body by default, as the spec's status table says; the default stage is post_plan", async () => {
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
-    expect({ status: r.status, contentType: r.contentType }).toEqual({ status: 201, contentType: JSON_API });
-    const id = r.body.data.id;
-    expect(id).toMatch(/^wstask-[0-9A-Za-z]{16}$/);
-    expect(r.body).toEqual({
-      data: {
-        id,
+    expect(r).toEqual({ status: 204, contentType: undefined, body: undefined });
+    const [held] = api.emulator.runTask.workspaceTasks();
+    expect(held).toEqual({ id: expect.stringMatching(/^wstask-[0-9A-Za-z]{16}$/), workspaceId: ws, taskId, enforcementLevel: "advisory", stages: ["post_plan"] });
+    // The association is found through the list, as a client that got no body finds it.
+    expect((await api.call("GET", `/workspaces/${ws}/tasks`)).body.data).toEqual([
+      {
+        id: held.id,
         type: "workspace-tasks",
         attributes: { "enforcement-level": "advisory", stage: "post_plan", stages: ["post_plan"] },
         relationships: { task: { data: { id: taskId, type: "tasks" } }, workspace: { data: { id: ws, type: "workspaces" } } },
-        links: { self: `/api/v2/workspaces/${ws}/tasks/${id}` },
+        links: { self: `/api/v2/workspaces/${ws}/tasks/${held.id}` },
       },
-    });
-    expect(api.emulator.runTask.workspaceTasks()).toEqual([{ id, workspaceId: ws, taskId, enforcementLevel: "advisory", stages: ["post_plan"] }]);
+    ]);
   });
 
   test.each(["pre_plan", "post_plan", "pre_apply", "post_apply"])("the deprecated stage %s alone maps to stages [stage]", async (stage) => {
@@ -118,29 +118,62 @@ describe("run task emulator: workspace task endpoints", () => {
     for (const r of answers) expect(r).toEqual({ status: 404, contentType: JSON_API, body: NOT_FOUND });
   });
 
+  test("include is ignored on the workspace task endpoints, which the spec does not give it", async () => {
+    const a = await api.associate(ws, taskId);
+    for (const path of [`/workspaces/${ws}/tasks?include=anything`, `/workspaces/${ws}/tasks/${a.id}?include=workspace_tasks`]) {
+      const r = await api.call("GET", path);
+      expect({ path, status: r.status, included: r.body.included }).toEqual({ path, status: 200, included: undefined });
+    }
+  });
+
   test("a missing workspace is 404 even when the body is malformed", async () => {
     expect((await api.call("POST", "/workspaces/ws-doesnotexist0000/tasks", { data: { type: "nonsense" } })).status).toBe(404);
   });
 });
 
-describe("run task emulator: associate answering 204", () => {
-  test("associateResponse \"204\": no body, the association is made and listed", async () => {
-    api = await RunTaskApi.start({ associateResponse: "204" });
-    const taskId = (await api.createTask("quiet")).id;
+describe("run task emulator: associate answering 201 (associateResponse \"201\")", () => {
+  test("201 with the whole document, as the spec's sample shows; the default stage is post_plan", async () => {
+    api = await RunTaskApi.start({ associateResponse: "201" });
+    const taskId = (await api.createTask("loud")).id;
+    const ws = api.ws("app-production");
+    const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
+    expect({ status: r.status, contentType: r.contentType }).toEqual({ status: 201, contentType: JSON_API });
+    const id = r.body.data.id;
+    expect(id).toMatch(/^wstask-[0-9A-Za-z]{16}$/);
+    expect(r.body).toEqual({
+      data: {
+        id,
+        type: "workspace-tasks",
+        attributes: { "enforcement-level": "advisory", stage: "post_plan", stages: ["post_plan"] },
+        relationships: { task: { data: { id: taskId, type: "tasks" } }, workspace: { data: { id: ws, type: "workspaces" } } },
+        links: { self: `/api/v2/workspaces/${ws}/tasks/${id}` },
+      },
+    });
+    expect(api.emulator.runTask.workspaceTasks()).toEqual([{ id, workspaceId: ws, taskId, enforcementLevel: "advisory", stages: ["post_plan"] }]);
+    // The document is the one show gives.
+    expect((await api.call("GET", `/workspaces/${ws}/tasks/${id}`)).body).toEqual(r.body);
+  });
+
+  test.each<["201" | "204" | undefined, number]>([
+    [undefined, 204],
+    ["204", 204],
+    ["201", 201],
+  ])("associateResponse %s: %d; errors keep their bodies either way", async (associateResponse, expected) => {
+    api = await RunTaskApi.start({ associateResponse });
+    const taskId = (await api.createTask("either")).id;
     const ws = api.ws("network");
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId, { "enforcement-level": "mandatory", stages: ["pre_apply"] }));
-    expect(r).toEqual({ status: 204, contentType: undefined, body: undefined });
-    const listed = (await api.call("GET", `/workspaces/${ws}/tasks`)).body.data;
-    expect(listed).toEqual([expect.objectContaining({ attributes: { "enforcement-level": "mandatory", stage: "pre_apply", stages: ["pre_apply"] }, relationships: expect.objectContaining({ task: { data: { id: taskId, type: "tasks" } } }) })]);
-    // Errors keep their bodies in this mode.
+    expect(r.status).toBe(expected);
+    expect((await api.call("GET", `/workspaces/${ws}/tasks`)).body.data).toEqual([
+      expect.objectContaining({ attributes: { "enforcement-level": "mandatory", stage: "pre_apply", stages: ["pre_apply"] }, relationships: expect.objectContaining({ task: { data: { id: taskId, type: "tasks" } } }) }),
+    ]);
     const dup = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
     expect(dup.status).toBe(422);
     expect(dup.body.errors[0].source.pointer).toBe("/data/relationships/task/data/id");
   });
 
-  test("associateResponse \"201\" is the default", async () => {
-    api = await RunTaskApi.start({ associateResponse: "201" });
-    const taskId = (await api.createTask("loud")).id;
-    expect((await api.call("POST", `/workspaces/${api.ws("network")}/tasks`, associateBody(taskId))).status).toBe(201);
+  test("another associateResponse is refused at start", async () => {
+    await expect(RunTaskApi.start({ associateResponse: "200" as never })).rejects.toThrow('associateResponse must be one of "204", "201", not "200"');
+    api = await RunTaskApi.start();
   });
 });

@@ -77,6 +77,11 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   });
 
   test("read reports drift, keeps credentials the service omits, and drops a deleted configuration", async () => {
+    // Pinned to the emulator's former reads without credentials (its default is now the spec's read shape,
+    // which carries every parameter of the storage type); otherwise this would not test an omitting service.
+    await emulator.close();
+    emulator = await startEmulator({ snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, echoCredentials: false } });
+    useToken(DEFAULT_SNAPSHOT_TOKEN);
     const inputs = await checked({ name: "gcs", interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: "{\"k\":1}" });
     const { outs } = await provider.create(inputs);
     const same = await provider.read("gcs", { __provider: "x", ...outs });
@@ -223,6 +228,10 @@ describe("listing and status through the emulator's HTTP API", () => {
   const base = () => `${emulator.url}/v1/sys/storage/raft/snapshot-auto`;
 
   test("an empty list is 404 with no errors; LIST and GET ?list=true list names", async () => {
+    // Pinned to the emulator's former acceptance of GET ?list=true (now an option; the spec lists with LIST only).
+    await emulator.close();
+    emulator = await startEmulator({ snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, acceptGetList: true } });
+    useToken(DEFAULT_SNAPSHOT_TOKEN);
     let res = await fetch(`${base()}/config`, { method: "LIST", headers: headers() });
     expect([res.status, await res.json()]).toEqual([404, { errors: [] }]);
     for (const name of ["b", "a"]) await provider.create(await checked({ ...local(), name }));

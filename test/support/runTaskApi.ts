@@ -53,11 +53,30 @@ export class RunTaskApi {
     return r.body.data;
   }
 
-  /** Associates a task to a workspace through the API; fails the test unless the answer is 201. */
+  /**
+   * Associates a task to a workspace through the API and returns the association's resource object: from the
+   * 201 answer's document, or, after a 204 with no body, from the workspace's list. Fails the test on any other
+   * answer.
+   */
   async associate(workspaceId: string, taskId: string, attributes: Record<string, unknown> = { "enforcement-level": "advisory" }): Promise<Resource> {
     const r = await this.call("POST", `/workspaces/${workspaceId}/tasks`, associateBody(taskId, attributes));
-    if (r.status !== 201) throw new Error(`associate ${taskId}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body.data;
+    if (r.status === 201) return r.body.data;
+    if (r.status !== 204) throw new Error(`associate ${taskId}: ${r.status} ${JSON.stringify(r.body)}`);
+    const found = (await this.workspaceTasks(workspaceId)).find((w) => w.relationships.task.data.id === taskId);
+    if (!found) throw new Error(`associate ${taskId}: 204, but the workspace does not list the association`);
+    return found;
+  }
+
+  /** Every association of a workspace, following `links.next`. */
+  async workspaceTasks(workspaceId: string, token?: string): Promise<Resource[]> {
+    const all: Resource[] = [];
+    for (let path: string | null = `/workspaces/${workspaceId}/tasks`; path; ) {
+      const r = await this.call("GET", path, undefined, { token });
+      if (r.status !== 200) throw new Error(`list ${workspaceId}: ${r.status} ${JSON.stringify(r.body)}`);
+      all.push(...r.body.data);
+      path = r.body.links.next ? r.body.links.next.slice(`${this.origin}/api/v2`.length) : null;
+    }
+    return all;
   }
 
   /** Id of a seeded workspace by name (in the first organization unless named). */
