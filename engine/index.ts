@@ -21,3 +21,5 @@ export {
 export { installPackage } from "./project/installPackage";
 export { projectName } from "./project/pulumiYaml";
 export { PACKAGE_NAME, repositoryRoot } from "./project/repository";
+export { NativeProviderClient, reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
+export { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";

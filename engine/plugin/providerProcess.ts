@@ -57,6 +57,14 @@ export class ProviderProcess {
     return cpuMs(this.child.pid);
   }
 
+  /** Sends SIGINT, as the engine does first when it closes a plugin, and resolves with the exit code. */
+  async interrupt(): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    const exited = new Promise<number | null>((resolve) => this.child.once("exit", (code) => resolve(code)));
+    this.child.kill("SIGINT");
+    return exited;
+  }
+
   /** Kills the process, as the engine does at the end of a command, and waits for it to exit. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
