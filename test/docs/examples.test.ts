@@ -6,6 +6,8 @@ const REPO = resolve(__dirname, "../..");
 const EXAMPLES = join(REPO, "examples");
 
 const USE_CASES = ["local-snapshots", "cloud-snapshots", "run-task-many-workspaces", "adopt-existing", "automation-api", "gitops"];
+/** Programs in other languages, served by the provider plugins; test/plugin/examples.test.ts checks them. */
+const OTHER_LANGUAGES = ["yaml-gitops", "python"];
 
 /** The files `npm run typecheck` checks, as tsc reads tsconfig.json. */
 function typecheckedFiles(): string[] {
@@ -15,7 +17,7 @@ function typecheckedFiles(): string[] {
 
 describe("examples", () => {
   test("one directory per use case", () => {
-    expect(readdirSync(EXAMPLES).sort()).toEqual([...USE_CASES].sort());
+    expect(readdirSync(EXAMPLES).sort()).toEqual([...USE_CASES, ...OTHER_LANGUAGES].sort());
   });
 
   describe.each(USE_CASES)("%s", (name) => {

@@ -218,7 +218,9 @@ beforeAll(() => {
 afterAll(() => project?.remove());
 
 test("every example is covered", () => {
-  expect(EXAMPLES.map((e) => e.name).sort()).toEqual(readdirSync(join(REPO, "examples")).sort());
+  // Programs in other languages run on the provider plugins: test/plugin/examples.test.ts covers them.
+  const typeScriptExamples = readdirSync(join(REPO, "examples")).filter((name) => !["yaml-gitops", "python"].includes(name));
+  expect(EXAMPLES.map((e) => e.name).sort()).toEqual(typeScriptExamples.sort());
 });
 
 describe.each(EXAMPLES)("examples/$name", (example) => {

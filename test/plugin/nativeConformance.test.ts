@@ -179,6 +179,13 @@ describe("pulumi-resource-runtask", () => {
     expect(task.inputs).not.toHaveProperty("hmacKey");
     expect((await plugin.client.read(imports[1][0], imports[1][1])).inputs).toEqual({ workspaceId: workspace("network"), taskId: existing.id, enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
     await expect(plugin.client.read(imports[0][0], "task-doesnotexist")).resolves.toMatchObject({ id: "" });
+
+    // The key is write-only, so an imported task has none: adding it later is an update in place that sends it.
+    const withKey = await checked(plugin, imports[0][0], task.inputs!, { ...task.inputs, hmacKey: CANARIES.hmacKey });
+    expect(await plugin.client.diff(imports[0][0], existing.id, task.outputs, withKey)).toMatchObject({ replaces: [], detailed: { hmacKey: "ADD" } });
+    const updated = await recording(plugin.client.update(imports[0][0], existing.id, task.outputs, withKey));
+    expect(secretKeys(updated)).toEqual(["hmacKey"]);
+    expect(emulator.runTask.store.tasks.get(existing.id)?.hmacKey).toBe(CANARIES.hmacKey);
   });
 
   test("invoke: the six functions' run task half", async () => {
