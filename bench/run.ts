@@ -2,13 +2,14 @@
  * `npm run bench`: cost per operation, throughput at scale, start-up, state size and listing, measured with the
  * emulator and the engine driver (engine/) around the real plugin process. Writes
  * bench/results/latest.json and docs/benchmarks.md; `-- --quick` a smaller run to bench/results/quick.*, and
- * `-- --render` the page alone, from the last results.
+ * `-- --render` the page alone, from the last results; `-- --profile` where the plugin's CPU goes (bench/profile.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { listing } from "./listing";
 import { createConsumerProject } from "./harness";
+import { profile } from "./profile";
 import { providerCpu } from "./providerCpu";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { renderReport, type BenchResults } from "./report";
@@ -27,6 +28,14 @@ async function main(): Promise<void> {
   }
   const quick = process.argv.includes("--quick");
   const fixture = createConsumerProject();
+  if (process.argv.includes("--profile")) {
+    try {
+      process.stdout.write(`${await profile(fixture, join(ROOT, "bench/results/profiles"))}\n`);
+    } finally {
+      fixture.remove();
+    }
+    return;
+  }
   try {
     const log = (what: string) => process.stderr.write(`bench: ${what}\n`);
     log("requests per operation");

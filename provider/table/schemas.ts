@@ -3,9 +3,16 @@ import { bool, oneOf, orUnknown, wholeNumber, type ArgSchemas } from "../common/
 import type { Field, FieldTable, ValueType } from "./field";
 import { argumentNames } from "./derived";
 
-/** The validation schema of each argument of a table: the field's own, or one derived from its value type. */
+const built = new WeakMap<FieldTable, ArgSchemas>();
+
+/**
+ * The validation schema of each argument of a table: the field's own, or one derived from its value type. Built
+ * once per table (building zod schemas costs far more than running them).
+ */
 export function argSchemas(fields: FieldTable): ArgSchemas {
-  return Object.fromEntries(argumentNames(fields).map((arg) => [arg, schemaOf(fields[arg])]));
+  let schemas = built.get(fields);
+  if (!schemas) built.set(fields, (schemas = Object.fromEntries(argumentNames(fields).map((arg) => [arg, schemaOf(fields[arg])]))));
+  return schemas;
 }
 
 function schemaOf(field: Field): z.ZodType {
