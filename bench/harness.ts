@@ -37,22 +37,22 @@ export async function world(fixture: ConsumerProject, emulatorOptions: EmulatorO
 export function stackOf(fixture: ConsumerProject, url: string, parallelism: number, existingStateFile?: string): { engine: Engine; stateFile: string; remove(): void } {
   const dir = existingStateFile ? undefined : mkdtempSync(join(tmpdir(), "bench-state-"));
   const stateFile = existingStateFile ?? join(dir!, "state.json");
-  const engine = new Engine({
-    plugin: dynamicProviderPlugin(fixture.dir),
-    stateFile,
-    parallelism,
-    config: {
-      "snapshot:address": url,
-      "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-      "runtask:address": url,
-      "runtask:token": DEFAULT_RUNTASK_TOKEN,
-      "runtask:organization": "emulator-org",
-    },
-  });
+  const engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile, parallelism, config: benchConfig(url) });
   return { engine, stateFile, remove: () => dir && rmSync(dir, { recursive: true, force: true }) };
 }
 
 export { createConsumerProject };
+
+/** The stack config of a benchmark against the emulator at `url`. */
+export function benchConfig(url: string): Record<string, string> {
+  return {
+    "snapshot:address": url,
+    "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
+    "runtask:address": url,
+    "runtask:token": DEFAULT_RUNTASK_TOKEN,
+    "runtask:organization": "emulator-org",
+  };
+}
 
 /** Milliseconds taken by `run`. */
 export async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {

@@ -7,9 +7,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/access";
-import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
-import { dynamicProviderPlugin, Engine, type ConsumerProject, type Registration } from "../engine";
+import { dynamicProviderPlugin, Engine, NativeEngine, nativeProgram, type ConsumerProject, type Registration } from "../engine";
+import { benchConfig } from "./harness";
 import { withBareRequestProvider } from "./bareRequestProvider";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { mixedProgram } from "./mixedProgram";
@@ -42,6 +41,17 @@ function origin(url: string): string {
   return url;
 }
 
+/** Self times of several profiles (the provider plugins run one process per package) added up. */
+function selfTimesOf(files: string[]): { byOrigin: Map<string, number>; ours: Map<string, number>; totalMs: number } {
+  const sum = { byOrigin: new Map<string, number>(), ours: new Map<string, number>(), totalMs: 0 };
+  for (const file of files) {
+    const one = selfTimes(JSON.parse(readFileSync(file, "utf8")));
+    sum.totalMs += one.totalMs;
+    for (const [map, from] of [[sum.byOrigin, one.byOrigin], [sum.ours, one.ours]] as const) for (const [k, v] of from) map.set(k, (map.get(k) ?? 0) + v);
+  }
+  return sum;
+}
+
 /** Self time in milliseconds by origin, and by function of ours. */
 function selfTimes(profile: CpuProfile): { byOrigin: Map<string, number>; ours: Map<string, number>; totalMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -64,7 +74,7 @@ function selfTimes(profile: CpuProfile): { byOrigin: Map<string, number>; ours: 
 }
 
 /** Runs the four phases with the plugin of each command profiled; returns the profile files, by phase. */
-async function profiledRun(fixture: ConsumerProject, versions: [Registration[], Registration[]], dir: string, label: string): Promise<Record<string, string>> {
+async function profiledRun(fixture: ConsumerProject, versions: [Registration[], Registration[]], dir: string, label: string, native = false): Promise<Record<string, string[]>> {
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
     faults: { latencyMs: LATENCY_MS },
@@ -74,7 +84,10 @@ async function profiledRun(fixture: ConsumerProject, versions: [Registration[], 
   // The plugin is stopped with SIGTERM; exiting on it lets V8 write the profile.
   const exitOnTerm = join(stateDir, "exit-on-term.js");
   writeFileSync(exitOnTerm, "process.on('SIGTERM', () => process.exit(0));\n");
-  const files: Record<string, string> = {};
+  const files: Record<string, string[]> = {};
+  const nodeOptions = (profileDir: string) => `--require ${exitOnTerm} --cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${profileDir}`;
+  const programs = [nativeProgram(versions[0]), nativeProgram(versions[1])];
+  let nativeEngine: NativeEngine | undefined;
   try {
     for (const [phase, command] of [
       ["create", (e: Engine) => e.up(versions[0])],
@@ -84,20 +97,22 @@ async function profiledRun(fixture: ConsumerProject, versions: [Registration[], 
     ] as const) {
       const profileDir = join(dir, `${label}-${phase}`);
       mkdirSync(profileDir, { recursive: true });
-      const engine = new Engine({
-        plugin: dynamicProviderPlugin(fixture.dir, { env: { NODE_OPTIONS: `--require ${exitOnTerm} --cpu-prof --cpu-prof-dir=${profileDir}` } }),
-        stateFile: join(stateDir, "state.json"),
-        parallelism: 16,
-        config: {
-          "snapshot:address": emulator.url,
-          "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-          "runtask:address": emulator.url,
-          "runtask:token": DEFAULT_RUNTASK_TOKEN,
-          "runtask:organization": "emulator-org",
-        },
-      });
-      await command(engine);
-      files[phase] = join(profileDir, readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"))!);
+      if (native) {
+        nativeEngine ??= new NativeEngine({ programDir: fixture.dir, parallelism: 16, config: benchConfig(emulator.url) });
+        nativeEngine.env = { NODE_OPTIONS: nodeOptions(profileDir) };
+        await (phase === "delete" ? nativeEngine.destroy() : nativeEngine.up(programs[phase === "update" ? 1 : 0]));
+      } else {
+        const engine = new Engine({
+          plugin: dynamicProviderPlugin(fixture.dir, { env: { NODE_OPTIONS: nodeOptions(profileDir) } }),
+          stateFile: join(stateDir, "state.json"),
+          parallelism: 16,
+          config: benchConfig(emulator.url),
+        });
+        await command(engine);
+      }
+      files[phase] = readdirSync(profileDir)
+        .filter((f) => f.endsWith(".cpuprofile"))
+        .map((f) => join(profileDir, f));
     }
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
@@ -111,15 +126,20 @@ export async function profile(fixture: ConsumerProject, outDir: string, n = 1000
   const versions: [Registration[], Registration[]] = [fixture.capture(mixedProgram(n, 1)), fixture.capture(mixedProgram(n, 2))];
   const ours = await profiledRun(fixture, versions, outDir, "ours");
   const bare = await profiledRun(fixture, [withBareRequestProvider(versions[0]), withBareRequestProvider(versions[1])], outDir, "bare");
+  const native = await profiledRun(fixture, versions, outDir, "native", true);
   const lines: string[] = [];
   for (const phase of Object.keys(ours)) {
-    const a = selfTimes(JSON.parse(readFileSync(ours[phase], "utf8")));
-    const b = selfTimes(JSON.parse(readFileSync(bare[phase], "utf8")));
-    lines.push(`## ${phase}: plugin CPU ${(a.totalMs / n).toFixed(3)} ms/op ours, ${(b.totalMs / n).toFixed(3)} ms/op bare (whole command, start included)`);
-    const origins = [...new Set([...a.byOrigin.keys(), ...b.byOrigin.keys()])].sort((x, y) => (a.byOrigin.get(y) ?? 0) - (a.byOrigin.get(x) ?? 0));
-    for (const o of origins.slice(0, 14)) lines.push(`  ${o.padEnd(48)} ours ${((a.byOrigin.get(o) ?? 0) / n).toFixed(3)}  bare ${((b.byOrigin.get(o) ?? 0) / n).toFixed(3)}`);
-    lines.push("  our heaviest functions (self ms/op):");
-    for (const [f, ms] of [...a.ours.entries()].sort((x, y) => y[1] - x[1]).slice(0, 12)) lines.push(`    ${(ms / n).toFixed(4)} ${f}`);
+    const a = selfTimesOf(ours[phase]);
+    const b = selfTimesOf(bare[phase]);
+    const c = selfTimesOf(native[phase]);
+    const per = (x: number | undefined) => ((x ?? 0) / n).toFixed(3);
+    lines.push(`## ${phase}: CPU ms/op, whole commands (start included): ours ${per(a.totalMs)}, bare ${per(b.totalMs)}, provider plugins ${per(c.totalMs)}`);
+    const origins = [...new Set([...a.byOrigin.keys(), ...b.byOrigin.keys(), ...c.byOrigin.keys()])].sort((x, y) => (a.byOrigin.get(y) ?? 0) - (a.byOrigin.get(x) ?? 0));
+    for (const o of origins.slice(0, 16)) lines.push(`  ${o.padEnd(48)} ours ${per(a.byOrigin.get(o))}  bare ${per(b.byOrigin.get(o))}  plugins ${per(c.byOrigin.get(o))}`);
+    for (const [label, t] of [["ours", a], ["provider plugins", c]] as const) {
+      lines.push(`  heaviest functions of the package, ${label} (self ms/op):`);
+      for (const [f, ms] of [...t.ours.entries()].sort((x, y) => y[1] - x[1]).slice(0, 10)) lines.push(`    ${(ms / n).toFixed(4)} ${f}`);
+    }
   }
   return lines.join("\n");
 }

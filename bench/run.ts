@@ -16,6 +16,7 @@ import { renderReport, type BenchResults } from "./report";
 import { startup } from "./startup";
 import { stepGeneration } from "./stepGeneration";
 import { throughput } from "./throughput";
+import { renderHeadline } from "./throughputReport";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -28,6 +29,18 @@ async function main(): Promise<void> {
   }
   const quick = process.argv.includes("--quick");
   const fixture = createConsumerProject();
+  if (process.argv.includes("--ratios")) {
+    // The headline ratios alone, for quick comparisons while working: `-- --ratios <resources> <runs>`.
+    const [n = "1000", runs = "1"] = process.argv.slice(process.argv.indexOf("--ratios") + 1);
+    try {
+      const figures = [];
+      for (const parallelism of [16, 64]) figures.push(await throughput(fixture, Number(n), parallelism, Number(runs)));
+      process.stdout.write(`${renderHeadline(figures).join("\n")}\n`);
+    } finally {
+      fixture.remove();
+    }
+    return;
+  }
   if (process.argv.includes("--profile")) {
     try {
       process.stdout.write(`${await profile(fixture, join(ROOT, "bench/results/profiles"))}\n`);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
-import { dynamicProviderPlugin, type ConsumerProject } from "../engine";
+import { dynamicProviderPlugin, startNativeProviderPlugin, type ConsumerProject } from "../engine";
 import { median } from "./harness";
 import { NULL_PROVIDER_TEXT } from "./nullProvider";
 
@@ -18,6 +18,12 @@ export interface StartupFigures {
    * compiled code from) still empty. Each run of ours with a cache of its own, alternating with the null provider.
    */
   createFirstCommand: StartupTimes;
+  /**
+   * The provider plugin (`pulumi-resource-snapshot`) beside the dynamic one, warm compile cache: median
+   * milliseconds from starting its process to its first answer (GetPluginInfo), to its first Check, and to its
+   * first Create after that Check.
+   */
+  native?: { firstAnswerMs: number; checkMs: number; createMs: number };
 }
 
 export interface StartupTimes {
@@ -50,6 +56,26 @@ async function firstOperation(dir: string, env: NodeJS.ProcessEnv, config: Recor
   }
 }
 
+/** The same for the provider plugin: from starting its process to its first answer, Check and Create. */
+async function nativeFirstOperation(dir: string, env: NodeJS.ProcessEnv, config: Record<string, string>, news: Record<string, unknown>) {
+  const started = process.hrtime.bigint();
+  const plugin = await startNativeProviderPlugin(dir, "snapshot", env);
+  const since = () => Number(process.hrtime.bigint() - started) / 1e6;
+  try {
+    await plugin.client.pluginInfo();
+    const firstAnswerMs = since();
+    await plugin.client.configure({ address: config["snapshot:address"], token: config["snapshot:token"] });
+    const { inputs } = await plugin.client.check(NATIVE_URN, {}, news);
+    const checkMs = since();
+    await plugin.client.create(NATIVE_URN, inputs);
+    return { firstAnswerMs, checkMs, createMs: since() };
+  } finally {
+    await plugin.stop();
+  }
+}
+
+const NATIVE_URN = "urn:pulumi:s::p::snapshot:index:SnapshotAutoConfig::cfg";
+
 /**
  * Runs of our provider and of the null provider alternate, so that all see the machine in the same state: its
  * speed varies from minute to minute. Ours runs with the compile cache that earlier commands left (as every
@@ -70,6 +96,8 @@ export async function startup(fixture: ConsumerProject, runs = 9): Promise<Start
     const nullProvider = () => ({ ...ours(), __provider: NULL_PROVIDER_TEXT });
     type Sample = Awaited<ReturnType<typeof firstOperation>>;
     const samples = { checkNull: [] as Sample[], check: [] as Sample[], createNull: [] as Sample[], create: [] as Sample[], createFresh: [] as Sample[] };
+    const nativeSamples: Awaited<ReturnType<typeof nativeFirstOperation>>[] = [];
+    const { __provider: _p, ...nativeInputs } = reg.inputs;
     await firstOperation(fixture.dir, warm, config, ours(), true); // fills the cache that later commands find
     for (let i = 0; i < runs; i++) {
       samples.checkNull.push(await firstOperation(fixture.dir, warm, config, nullProvider(), false));
@@ -77,6 +105,7 @@ export async function startup(fixture: ConsumerProject, runs = 9): Promise<Start
       samples.createNull.push(await firstOperation(fixture.dir, warm, config, nullProvider(), true));
       samples.create.push(await firstOperation(fixture.dir, warm, config, ours(), true));
       samples.createFresh.push(await firstOperation(fixture.dir, withCache(mkdtempSync(join(cacheRoot, "empty-"))), config, ours(), true));
+      nativeSamples.push(await nativeFirstOperation(fixture.dir, warm, config, { ...nativeInputs, name: `cfg-${next++}` }));
     }
     const times = (nulls: Sample[], mine: Sample[]): StartupTimes => {
       const m = (xs: Sample[], k: keyof Sample) => median(xs.map((x) => x[k]));
@@ -91,6 +120,11 @@ export async function startup(fixture: ConsumerProject, runs = 9): Promise<Start
       check: times(samples.checkNull, samples.check),
       create: times(samples.createNull, samples.create),
       createFirstCommand: times(samples.createNull, samples.createFresh),
+      native: {
+        firstAnswerMs: Math.round(median(nativeSamples.map((s) => s.firstAnswerMs))),
+        checkMs: Math.round(median(nativeSamples.map((s) => s.checkMs))),
+        createMs: Math.round(median(nativeSamples.map((s) => s.createMs))),
+      },
     };
   } finally {
     await emulator.close();

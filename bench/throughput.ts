@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
-import type { Registration } from "../engine";
-import type { ConsumerProject } from "../engine";
+import { NativeEngine, nativeProgram, type ConsumerProject, type NativeResource, type Registration } from "../engine";
 import { startEmulatorProcess } from "./emulatorProcess";
-import { median, stackOf, timed } from "./harness";
+import { benchConfig, median, stackOf, timed } from "./harness";
 import { mixedProgram } from "./mixedProgram";
 import { withBareRequestProvider } from "./bareRequestProvider";
+import { withSameRequestProvider } from "./sameRequestProvider";
 import { withNullProvider } from "./nullProvider";
 
 export const LATENCY_MS = 20;
@@ -57,6 +57,20 @@ export interface ThroughputFigures {
    * any provider making those requests with that client pays.
    */
   bareRequestPluginCpuMs?: Record<Phase, number | undefined>;
+  /**
+   * The same with a provider that sends exactly our requests (methods, paths, headers, JSON bodies) and parses
+   * their answers, and does nothing else: what any provider pays that speaks these APIs over undici.
+   */
+  sameRequestPluginCpuMs?: Record<Phase, number | undefined>;
+  /**
+   * The same program on the provider plugins (`pulumi-resource-snapshot` and `pulumi-resource-runtask`, both
+   * processes' CPU), driven as the engine drives them: CPU milliseconds per operation, and the larger plugin's peak
+   * memory.
+   */
+  nativePluginCpuMs?: Record<Phase, number | undefined>;
+  /** Our plugin's median CPU per operation over the runs (the phase figures are those of the median-time run). */
+  oursPluginCpuMs?: Record<Phase, number | undefined>;
+  nativePeakRssMb?: number;
   /** Bytes per resource: the `__provider` text, and the whole state (inputs and outputs, text twice). */
   providerTextBytes: number;
   stateBytesPerResource: number;
@@ -117,18 +131,56 @@ async function run(fixture: ConsumerProject, versions: [Registration[], Registra
   }
 }
 
+/** The same four phases on the provider plugins, against a fresh emulator process. */
+async function runNative(fixture: ConsumerProject, versions: [NativeResource[], NativeResource[]], n: number, parallelism: number): Promise<{ cpu: Record<Phase, number | undefined>; peakRssKb?: number }> {
+  const emulator = await startEmulatorProcess({
+    snapshot: { takeSnapshots: false },
+    faults: { latencyMs: LATENCY_MS },
+    runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: "ws-bench", name: "bench" }] }], associateResponse: "201" },
+  });
+  const engine = new NativeEngine({ programDir: fixture.dir, parallelism, config: benchConfig(emulator.url) });
+  const cpu = {} as Record<Phase, number | undefined>;
+  let peakRssKb: number | undefined;
+  try {
+    for (const [phase, command] of [
+      ["create", () => engine.up(versions[0])],
+      ["noOpUp", () => engine.up(versions[0])],
+      ["update", () => engine.up(versions[1])],
+      ["delete", () => engine.destroy()],
+    ] as const) {
+      await command();
+      cpu[phase] = engine.lastOperationsCpuMs === undefined ? undefined : Math.round((engine.lastOperationsCpuMs / n) * 1000) / 1000;
+      peakRssKb = Math.max(peakRssKb ?? 0, engine.lastPeakRssKb ?? 0) || undefined;
+    }
+  } finally {
+    await emulator.close();
+  }
+  return { cpu, peakRssKb };
+}
+
 /**
- * Create, no-op up, update and delete of `n` mixed resources at `parallelism`, `runs` times (the machine's
- * speed varies from run to run; each phase reports its median run), then once with the null provider and once
- * with the bare-request provider.
+ * Create, no-op up, update and delete of `n` mixed resources at `parallelism`, in `runs` rounds, each round our
+ * provider, the null provider, the bare-request and same-request providers and the provider plugins in turn, so that all
+ * see the machine in the same state (its speed varies from minute to minute). Each phase reports its median run,
+ * and the others' median CPU per operation.
  */
 export async function throughput(fixture: ConsumerProject, n: number, parallelism: number, runs = 3): Promise<ThroughputFigures> {
   const versions: [Registration[], Registration[]] = [fixture.capture(mixedProgram(n, 1)), fixture.capture(mixedProgram(n, 2))];
+  const natives: [NativeResource[], NativeResource[]] = [nativeProgram(versions[0]), nativeProgram(versions[1])];
   const all: Run[] = [];
-  for (let i = 0; i < runs; i++) all.push(await run(fixture, versions, n, parallelism));
-  const floor = await run(fixture, [withNullProvider(versions[0]), withNullProvider(versions[1])], n, parallelism);
-  const bare = await run(fixture, [withBareRequestProvider(versions[0]), withBareRequestProvider(versions[1])], n, parallelism);
-  const pluginCpu = (r: Run) => Object.fromEntries(PHASES.map((p) => [p, r.phases[p].cpuPerOperationMs.plugin])) as Record<Phase, number | undefined>;
+  const floors: Run[] = [];
+  const bares: Run[] = [];
+  const sames: Run[] = [];
+  const nativeRuns: Awaited<ReturnType<typeof runNative>>[] = [];
+  for (let i = 0; i < runs; i++) {
+    all.push(await run(fixture, versions, n, parallelism));
+    floors.push(await run(fixture, [withNullProvider(versions[0]), withNullProvider(versions[1])], n, parallelism));
+    bares.push(await run(fixture, [withBareRequestProvider(versions[0]), withBareRequestProvider(versions[1])], n, parallelism));
+    sames.push(await run(fixture, [withSameRequestProvider(versions[0]), withSameRequestProvider(versions[1])], n, parallelism));
+    nativeRuns.push(await runNative(fixture, natives, n, parallelism));
+  }
+  const medianOf = (values: (number | undefined)[]) => (values.some((v) => v === undefined) ? undefined : median(values as number[]));
+  const pluginCpu = (rs: Run[]) => Object.fromEntries(PHASES.map((p) => [p, medianOf(rs.map((r) => r.phases[p].cpuPerOperationMs.plugin))])) as Record<Phase, number | undefined>;
   const pick = (p: Phase): PhaseFigures => {
     const middle = median(all.map((r) => r.phases[p].ms));
     return all.find((r) => r.phases[p].ms === middle)!.phases[p];
@@ -144,8 +196,12 @@ export async function throughput(fixture: ConsumerProject, n: number, parallelis
     noOpUp: pick("noOpUp"),
     update: pick("update"),
     delete: pick("delete"),
-    nullProviderPluginCpuMs: pluginCpu(floor),
-    bareRequestPluginCpuMs: pluginCpu(bare),
+    oursPluginCpuMs: pluginCpu(all),
+    nullProviderPluginCpuMs: pluginCpu(floors),
+    bareRequestPluginCpuMs: pluginCpu(bares),
+    sameRequestPluginCpuMs: pluginCpu(sames),
+    nativePluginCpuMs: Object.fromEntries(PHASES.map((p) => [p, medianOf(nativeRuns.map((r) => r.cpu[p]))])) as Record<Phase, number | undefined>,
+    nativePeakRssMb: Math.round(Math.max(...nativeRuns.map((r) => r.peakRssKb ?? 0)) / 1024) || undefined,
     providerTextBytes: all[0].providerTextBytes,
     stateBytesPerResource: all[0].stateBytesPerResource,
   };

@@ -114,3 +114,31 @@ function scaling(figures: ThroughputFigures[]): string[] {
   );
   return lines;
 }
+
+/**
+ * The headline: at the largest stack, our plugin's CPU per operation against a provider that sends the same
+ * number of bare requests through undici, against one that does nothing, and the provider plugins against the
+ * dynamic one; all medians of interleaved runs.
+ */
+export function renderHeadline(figures: ThroughputFigures[]): string[] {
+  const largest = Math.max(...figures.map((t) => t.resources));
+  const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? "-" : (a / b).toFixed(2));
+  const lines = [
+    "| resources | parallelism | phase | ours (ms/op) | bare requests | same requests | null | provider plugins | ours / bare | ours / same | ours / null | plugins / dynamic |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const t of figures.filter((f) => f.resources === largest)) {
+    for (const phase of PHASES) {
+      const ours = t.oursPluginCpuMs?.[phase];
+      const bare = t.bareRequestPluginCpuMs?.[phase];
+      const none = t.nullProviderPluginCpuMs?.[phase];
+      const native = t.nativePluginCpuMs?.[phase];
+      const same = t.sameRequestPluginCpuMs?.[phase];
+      lines.push(
+        `| ${t.resources} | ${t.parallelism} | ${phase} | ${ms(ours)} | ${ms(bare)} | ${ms(same)} | ${ms(none)} | ${ms(native)} | ` +
+          `**${ratio(ours, bare)}** | ${ratio(ours, same)} | ${ratio(ours, none)} | **${ratio(native, ours)}** |`,
+      );
+    }
+  }
+  return lines;
+}

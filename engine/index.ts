@@ -23,3 +23,4 @@ export { projectName } from "./project/pulumiYaml";
 export { PACKAGE_NAME, repositoryRoot } from "./project/repository";
 export { NativeProviderClient, reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
 export { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
+export { NativeEngine, nativeProgram, type NativeResource } from "./nativeEngine";

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { PACKAGE_NAME } from "../project/repository";
 import { NativeProviderClient } from "./nativeProviderClient";
 import { ProviderProcess, type LaunchSpec } from "./providerProcess";
 
@@ -12,13 +13,25 @@ const ENGINE_ADDRESS = "127.0.0.1:0";
  * engine would run it through its `#!/usr/bin/env node` line, which needs a Node 22 on PATH.
  */
 export function nativeProviderLaunch(programDir: string, name: "snapshot" | "runtask", env: NodeJS.ProcessEnv = {}): { spec: LaunchSpec; pulumiDir: string } {
-  const packageDir = dirname(require.resolve("pulumi-snapshot-runtask/package.json", { paths: [programDir] }));
+  const packageDir = installedPackage(programDir);
   const bin = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { bin: Record<string, string> }).bin[`pulumi-resource-${name}`];
   if (!bin) throw new Error(`the installed package has no bin pulumi-resource-${name}`);
   return {
     pulumiDir: dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir] })),
     spec: { command: process.execPath, args: [join(packageDir, bin), ENGINE_ADDRESS], cwd: programDir, env: { ...process.env, ...env } },
   };
+}
+
+/**
+ * The package as installed for the program: the nearest `node_modules/pulumi-snapshot-runtask` above it, as
+ * Node looks for it. Not `require.resolve`: from this repository that resolves the package to itself.
+ */
+function installedPackage(programDir: string): string {
+  for (let dir = resolve(programDir); dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", PACKAGE_NAME);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+  }
+  throw new Error(`${PACKAGE_NAME} is not installed for ${programDir}`);
 }
 
 /** A running provider plugin and its client. */

@@ -43,9 +43,24 @@ export interface ServiceDescription<N extends string> {
   validate?: Partial<Record<N, (value: string) => void>>;
 }
 
+/** Settings already checked, by service and the raw values they came from (every operation resolves them). */
+const resolved = new Map<string, ServiceSettings>();
+
+const COMMON: readonly CommonSettingName[] = ["address", "token", "caCert", "caCertPem", "skipTlsVerify", "requestTimeout", "maxRetries", "operationTimeout"];
+
 /** Reads and checks a service's settings: stack config first, then the environment. */
 export function resolveServiceSettings<N extends string>(d: ServiceDescription<N>, lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
-  const get = (name: N | CommonSettingName) => setting(lookup, d.settings[name].key, d.settings[name].env, env);
+  const raw = COMMON.map((name) => setting(lookup, d.settings[name].key, d.settings[name].env, env));
+  const cacheKey = JSON.stringify([d.namespace, raw]);
+  const cached = resolved.get(cacheKey);
+  if (cached) return cached;
+  const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as Record<CommonSettingName, string | undefined>);
+  resolved.set(cacheKey, settings);
+  return settings;
+}
+
+function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values: Record<CommonSettingName, string | undefined>): ServiceSettings {
+  const get = (name: CommonSettingName) => values[name];
   const address = get("address");
   const token = get("token");
   if (!address) throw missingSetting(d, "address", `the service's base address, e.g. ${d.example}`);

@@ -76,9 +76,7 @@ export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {
     this.dispatcher = options.dispatcher ?? sharedDispatcher(options.tls);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const base = new URL(options.baseUrl);
-    this.origin = base.origin;
-    this.basePath = base.pathname.replace(/\/+$/, "");
+    ({ origin: this.origin, basePath: this.basePath } = baseOf(options.baseUrl));
     this.limiter = rateLimiterFor(this.origin, fingerprint(JSON.stringify(options.headers)));
   }
 
@@ -131,6 +129,7 @@ export class HttpClient {
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        // undici's own timeouts tick in coarse steps (up to a second late); the signal ends the attempt on time.
         signal: AbortSignal.timeout(timeoutMs),
       });
       sent = true;
@@ -215,17 +214,30 @@ export class HttpClient {
 
 /**
  * A short digest of the headers (the token among them) naming the rate limiter of a service and token. Every
- * operation builds a client with the same headers, so the last one is remembered rather than hashed again.
+ * operation builds a client with the same headers, so digests are remembered rather than hashed again.
  */
-let lastHeaders: { text: string; digest: string } | undefined;
+const digests = new Map<string, string>();
 
 function fingerprint(headers: string): string {
-  if (lastHeaders?.text !== headers) {
+  let digest = digests.get(headers);
+  if (digest === undefined) {
     // Loaded here, not with the module: a preview never builds a client (node:crypto takes a few ms to load).
     const { createHash } = require("node:crypto") as typeof import("node:crypto");
-    lastHeaders = { text: headers, digest: createHash("sha256").update(headers).digest("hex").slice(0, 16) };
+    digests.set(headers, (digest = createHash("sha256").update(headers).digest("hex").slice(0, 16)));
   }
-  return lastHeaders.digest;
+  return digest;
+}
+
+/** `https://host:port` and the path prefix of a base address, parsed once per address. */
+const bases = new Map<string, { origin: string; basePath: string }>();
+
+function baseOf(baseUrl: string): { origin: string; basePath: string } {
+  let base = bases.get(baseUrl);
+  if (!base) {
+    const url = new URL(baseUrl);
+    bases.set(baseUrl, (base = { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") }));
+  }
+  return base;
 }
 
 function isAccepted(status: number, allow?: number[]): boolean {

@@ -1,7 +1,7 @@
 import type { CheckFailure } from "../common/inputError";
 import { isUnknown } from "../common/unknown";
 import { validateArgs } from "../common/validate";
-import type { ContextKey, FieldTable, ResourceTable } from "./field";
+import type { ContextKey, FieldTable, Json, ResourceTable } from "./field";
 import { argSchemas } from "./schemas";
 
 type Props = Record<string, unknown>;
@@ -49,6 +49,10 @@ export function checkByTable(table: ResourceTable, news: Props, olds: Props, con
   return { inputs: withDefaults(fields, mapAliases(fields, values)), failures: [] };
 }
 
+function copyOf(value: Json): Json {
+  return value !== null && typeof value === "object" ? (JSON.parse(JSON.stringify(value)) as Json) : value;
+}
+
 /** Deprecated aliases give their target its value when the target is not set. */
 function mapAliases(fields: FieldTable, values: Props): Props {
   const out = { ...values };
@@ -68,7 +72,8 @@ export function withDefaults(fields: FieldTable, values: Props): Props {
   const out = { ...values };
   for (const [arg, field] of Object.entries(fields)) {
     if (field.output) continue;
-    if (out[arg] === undefined && field.default && "value" in field.default) out[arg] = structuredClone(field.default.value);
+    // A copy: a default list must not be shared by every state it fills.
+    if (out[arg] === undefined && field.default && "value" in field.default) out[arg] = copyOf(field.default.value);
     const type = field.value;
     const nested = out[arg];
     if (type.type === "object" && nested !== null && typeof nested === "object" && !Array.isArray(nested)) {

@@ -27,7 +27,7 @@ export interface DiffDetail extends DiffOutcome {
 export function diffByTable(table: ResourceTable, olds: Props, news: Props): DiffDetail {
   const { fields } = table;
   const old = normaliseState(fields, olds);
-  const outside = keysOutsideDiff(fields);
+  const { outside, replaceOn } = diffKeys(fields);
   const changed: string[] = [];
   for (const key of new Set([...Object.keys(old), ...Object.keys(news)])) {
     if (key === "__provider" || outside.has(key)) continue;
@@ -35,8 +35,16 @@ export function diffByTable(table: ResourceTable, olds: Props, news: Props): Dif
     if (containsUnknown(news[key]) || !same(old[key], news[key])) changed.push(key);
   }
   changed.sort();
-  const replaceOn = new Set(argsWhoseChange(fields, "replace"));
   return { changes: changed.length > 0, replaces: changed.filter((k) => replaceOn.has(k)), deleteBeforeReplace: false, changed };
+}
+
+const keysByTable = new WeakMap<FieldTable, { outside: Set<string>; replaceOn: Set<string> }>();
+
+/** The keys the diff leaves out and those that replace, derived once per table. */
+function diffKeys(fields: FieldTable): { outside: Set<string>; replaceOn: Set<string> } {
+  let keys = keysByTable.get(fields);
+  if (!keys) keysByTable.set(fields, (keys = { outside: keysOutsideDiff(fields), replaceOn: new Set(argsWhoseChange(fields, "replace")) }));
+  return keys;
 }
 
 /** The engine's diff answer alone (what the dynamic provider returns). */

@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import { startEmulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, type Emulator } from "../../emulator";
 import {
   createConsumerProject,
+  nativeProviderLaunch,
   reveal,
   secret,
   secretKeys,
@@ -75,6 +77,13 @@ describe("pulumi-resource-runtask", () => {
 
   beforeAll(async () => {
     plugin = await start("runtask");
+  });
+
+  test("the executable is the installed package's bin, with the engine's address as its argument", () => {
+    const { spec } = nativeProviderLaunch(project.dir, "runtask");
+    expect(spec.args[0]).toBe(join(project.dir, "node_modules/pulumi-snapshot-runtask/dist/plugin/bin/runtask.js"));
+    expect(spec.args[1]).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(spec.cwd).toBe(project.dir);
   });
 
   test("starts as the engine starts it: the port alone on stdout, then the schema and version", async () => {
