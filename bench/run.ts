@@ -41,6 +41,16 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (process.argv.includes("--startup")) {
+    // Start-up alone: `-- --startup <runs>`.
+    const [runs = "5"] = process.argv.slice(process.argv.indexOf("--startup") + 1);
+    try {
+      process.stdout.write(`${JSON.stringify(await startup(fixture, Number(runs)), null, 2)}\n`);
+    } finally {
+      fixture.remove();
+    }
+    return;
+  }
   if (process.argv.includes("--profile")) {
     try {
       process.stdout.write(`${await profile(fixture, join(ROOT, "bench/results/profiles"))}\n`);

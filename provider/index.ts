@@ -3,13 +3,30 @@
  * (`pulumi-snapshot-runtask/provider`). Keeping the implementation here, not in the serialized text, keeps
  * `__provider` small and secret-free, and makes `read`/`delete` of old state run the installed code.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { persistCompileCache, useCompileCache } from "./common/compileCache";
-import { setProviderContext } from "./context";
 import type { ResourceProvider } from "./resource";
-import { newClientStats, type ClientTuning } from "./services/tuning";
+import type { ClientTuning } from "./services/tuning";
 
 export interface ProviderConfig {
   get(key: string): string | undefined;
+}
+
+type Core = typeof import("./core");
+
+let loaded: Core | undefined;
+
+/**
+ * The provider core: the bundle the build makes of it where there is one (the installed package), else its
+ * modules (the sources, under test). Loaded once the compile cache is on, and the cache written after.
+ */
+function core(): Core {
+  if (!loaded) {
+    loaded = (existsSync(join(__dirname, "core.bundle.js")) ? require("./core.bundle.js") : require("./core")) as Core;
+    persistCompileCache();
+  }
+  return loaded;
 }
 
 /**
@@ -18,32 +35,21 @@ export interface ProviderConfig {
  */
 export function configure(config: ProviderConfig, tuning: ClientTuning = {}): void {
   useCompileCache();
+  const { setProviderContext, newClientStats } = core();
   setProviderContext({ config: (key) => config.get(key), tuning: { stats: newClientStats(), ...tuning } });
 }
 
-/** Each resource's provider, loaded when first used: a stack of one kind never loads the others. */
+/** Each resource's provider. */
 export const providers = {
   get snapshotAutoConfig(): ResourceProvider {
-    return loaded("./snapshotAutoConfig/provider").snapshotAutoConfigProvider;
+    return core().snapshotAutoConfigProvider;
   },
   get runTask(): ResourceProvider {
-    return loaded("./runTask/provider").runTaskProvider;
+    return core().runTaskProvider;
   },
   get workspaceRunTask(): ResourceProvider {
-    return loaded("./workspaceRunTask/provider").workspaceRunTaskProvider;
+    return core().workspaceRunTaskProvider;
   },
 };
 
 export type ProviderKind = keyof typeof providers;
-
-const loadedModules = new Set<string>();
-
-/** A provider module; the first time, its compiled code goes to the compile cache. */
-function loaded(path: string) {
-  const module = require(path);
-  if (!loadedModules.has(path)) {
-    loadedModules.add(path);
-    persistCompileCache();
-  }
-  return module;
-}

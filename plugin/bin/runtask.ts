@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /** `pulumi-resource-runtask`: the `runtask` provider plugin, as the engine starts it. */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { useCompileCache } from "../../provider/common/compileCache";
 
-// Before anything else loads, so that the gRPC server and the provider come from the compile cache.
+// Before anything else loads, so that the plugin's code comes from the compile cache.
 useCompileCache(true);
 
-const { serve } = require("../serve") as typeof import("../serve");
-const { runtaskPackage } = require("../packages/runtask") as typeof import("../packages/runtask");
-serve(runtaskPackage).catch((err: unknown) => {
+const entry = (existsSync(join(__dirname, "../entry.bundle.js")) ? require("../entry.bundle.js") : require("../entry")) as typeof import("../entry");
+entry.serve(entry.runtaskPackage).catch((err: unknown) => {
   console.error(`pulumi-resource-runtask: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -1,11 +1,15 @@
 /**
- * Node's module compile cache, in the plugin process only, flushed after each batch of modules is loaded (the
- * engine kills the plugin, and Node writes the cache only at a normal exit). Why: docs/design.md, "Start-up".
+ * Node's module compile cache, in the provider plugins' processes only, flushed after each batch of modules is
+ * loaded (the engine kills a plugin, and Node writes the cache only at a normal exit). Why: docs/design.md,
+ * "Start-up".
  */
-type CompileCacheApi = { enableCompileCache?: () => unknown; flushCompileCache?: () => void };
+type CompileCacheApi = { enableCompileCache?: () => unknown; flushCompileCache?: () => void; getCompileCacheDir?: () => string | undefined };
 
-let enabled = false;
 let flushScheduled = false;
+
+function api(): CompileCacheApi {
+  return require("node:module") as CompileCacheApi;
+}
 
 function inPluginProcess(): boolean {
   return /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(require.main?.filename ?? "");
@@ -16,17 +20,16 @@ function inPluginProcess(): boolean {
  * provider plugin's process; `inProviderPlugin` says the caller is a provider plugin's own entry.
  */
 export function useCompileCache(inProviderPlugin = false): void {
-  if (enabled || !(inProviderPlugin || inPluginProcess())) return;
-  (require("node:module") as CompileCacheApi).enableCompileCache?.();
-  enabled = true;
+  if (!(inProviderPlugin || inPluginProcess()) || api().getCompileCacheDir?.()) return;
+  api().enableCompileCache?.();
 }
 
-/** Writes what was compiled since the last write, once the current work is done. */
+/** Writes what was compiled since the last write, once the current work is done; nothing when the cache is off. */
 export function persistCompileCache(): void {
-  if (!enabled || flushScheduled) return;
+  if (flushScheduled || !api().getCompileCacheDir?.()) return;
   flushScheduled = true;
   setImmediate(() => {
     flushScheduled = false;
-    (require("node:module") as CompileCacheApi).flushCompileCache?.();
+    api().flushCompileCache?.();
   }).unref();
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { bool, nonEmptyString, orUnknown } from "../common/validate";
 import { jsonEqual } from "../common/jsonEqual";
 import { ENFORCEMENT_LEVELS, enforcementLevelSchema, stageListSchema, STAGES } from "../services/runtask/vocabulary";

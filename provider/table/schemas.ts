@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { bool, oneOf, orUnknown, wholeNumber, type ArgSchemas } from "../common/validate";
 import type { Field, FieldTable, ValueType } from "./field";
 import { argumentNames } from "./derived";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const STAGES = ["pre_plan", "post_plan", "pre_apply", "post_apply"] as const;
 export type Stage = (typeof STAGES)[number];
