@@ -12,23 +12,29 @@ function isSecret(value: unknown): value is { value: unknown } {
   return value !== null && typeof value === "object" && (value as Props)[SECRET_SIG] === SECRET_VALUE;
 }
 
+/** Whether a secret is anywhere inside `value`; looked for before anything is copied, as most values hold none. */
+function holdsSecret(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (isSecret(value)) return true;
+  return Array.isArray(value) ? value.some(holdsSecret) : Object.values(value).some(holdsSecret);
+}
+
+function unwrap(value: unknown): unknown {
+  if (isSecret(value)) return unwrap(value.value);
+  if (Array.isArray(value)) return value.map(unwrap);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v)]));
+  return value;
+}
+
 /** Plain values, and the top-level properties that held a secret anywhere inside them. */
 export function unwrapSecrets(props: Props): { plain: Props; secretKeys: Set<string> } {
   const secretKeys = new Set<string>();
-  const plain: Props = {};
+  let plain = props;
   for (const [key, value] of Object.entries(props)) {
-    let found = false;
-    const unwrap = (v: unknown): unknown => {
-      if (isSecret(v)) {
-        found = true;
-        return unwrap(v.value);
-      }
-      if (Array.isArray(v)) return v.map(unwrap);
-      if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)]));
-      return v;
-    };
+    if (!holdsSecret(value)) continue;
+    if (plain === props) plain = { ...props };
     plain[key] = unwrap(value);
-    if (found) secretKeys.add(key);
+    secretKeys.add(key);
   }
   return { plain, secretKeys };
 }

@@ -32,6 +32,12 @@ function struct(props: Props): StructType {
   return Struct.fromJavaScript(toPlainJson(props) as Record<string, JavaScriptValue>);
 }
 
+/** `load` called the first time only: a resource's provider module is loaded when first used, then kept. */
+function once<T>(load: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= load());
+}
+
 /** The resource's name from its URN (`urn:pulumi:stack::project::type::name`). */
 function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
@@ -46,7 +52,7 @@ export class ProviderServer {
   private configured = false;
 
   constructor(private readonly pkg: PackageDefinition) {
-    this.resources = new Map(pkg.resources.map((r) => [r.token, r]));
+    this.resources = new Map(pkg.resources.map((r) => [r.token, { ...r, provider: once(r.provider) }]));
   }
 
   /** Implementations by method name; those left out answer UNIMPLEMENTED. */

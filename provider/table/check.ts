@@ -50,7 +50,9 @@ export function checkByTable(table: ResourceTable, news: Props, olds: Props, con
 }
 
 function copyOf(value: Json): Json {
-  return value !== null && typeof value === "object" ? (JSON.parse(JSON.stringify(value)) as Json) : value;
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyOf(v)]));
+  return value;
 }
 
 /** Deprecated aliases give their target its value when the target is not set. */
