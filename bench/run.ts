@@ -9,6 +9,7 @@ import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { listing } from "./listing";
 import { createConsumerProject } from "./harness";
+import { onePackage } from "./onePackage";
 import { profile } from "./profile";
 import { providerCpu } from "./providerCpu";
 import { requestsPerOperation } from "./requestsPerOperation";
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     }
     log("Check and Diff one resource at a time, as the engine's step generator calls them");
     const steps = await stepGeneration(fixture, quick ? 100 : 1000);
+    log("one package: the provider plugin against the dynamic plugin");
+    const one = await onePackage(fixture, quick ? 200 : 900, 16, quick ? 1 : 3);
     log("provider CPU per operation");
     const cpu = await providerCpu();
     log("listing");
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
       stepGeneration: steps,
       listing: list,
       providerCpu: cpu,
+      onePackage: one,
     };
     mkdirSync(join(ROOT, "bench/results"), { recursive: true });
     // A quick run is a smoke test: it leaves the published figures alone.

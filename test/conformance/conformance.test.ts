@@ -28,6 +28,9 @@ const CANARY = {
 };
 const canaries = () => Object.values(CANARY).flatMap((v) => [v, ...(v.includes('"') ? [JSON.stringify(v).slice(1, -1)] : [])]);
 
+/** A run task token the service knows, with no permission in any organization: every object is a 404 to it. */
+const BLIND_TOKEN = "token-that-sees-nothing";
+
 let fixture: ConsumerProject;
 let emulator: Emulator;
 let engine: Engine;
@@ -47,7 +50,7 @@ beforeAll(async () => {
   emulator = await startEmulator({
     snapshot: { tokens: { [CANARY.snapshotToken]: { sudo: true }, [CANARY.snapshotTokenNew]: { sudo: true } }, takeSnapshots: false },
     runTask: {
-      tokens: { [CANARY.runTaskToken]: FULL_GRANT, [CANARY.runTaskTokenNew]: FULL_GRANT },
+      tokens: { [CANARY.runTaskToken]: FULL_GRANT, [CANARY.runTaskTokenNew]: FULL_GRANT, [BLIND_TOKEN]: { organizations: [] } },
       organizations: [
         { name: "acme", globalRunTasks: true, workspaces: [{ name: "app-production" }, { name: "network" }] },
         { name: "beta", globalRunTasks: true, workspaces: [{ name: "other" }] },
@@ -271,6 +274,48 @@ describe("a stack's life", () => {
     await expect(engine.up(program((s) => (s.attachments[0].args.stages = ["pre-apply"])))).rejects.toThrow(
       'attach: invalid arguments: stages[0]: "pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)',
     );
+    await engine.destroy();
+  });
+});
+
+describe("what the run task spec allows a server to answer", () => {
+  const tasksOnly = (change: (spec: Required<ProgramSpec>) => void = () => undefined) =>
+    program((s) => {
+      s.snapshots = [];
+      change(s);
+    });
+  const scannerGlobal = () => emulator.runTask.store.tasks.get(engine.state().get("scanner")!.id)!.global;
+
+  test("a token that sees nothing: refresh and destroy fail and keep both resources; the right token then destroys them", async () => {
+    engine.setConfig(config(CANARY.snapshotTokenNew, CANARY.runTaskTokenNew));
+    await engine.up(tasksOnly());
+    engine.setConfig(config(CANARY.snapshotTokenNew, BLIND_TOKEN));
+    await expect(engine.refresh()).rejects.toThrow(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/);
+    expect(engine.state().resources.map((r) => r.name).sort()).toEqual(["attach", "audit", "scanner"]);
+    await expect(engine.destroy()).rejects.toThrow(/a 404 may mean missing permissions/);
+    expect(engine.state().get("attach")).toBeDefined();
+    expect(emulator.runTask.store.workspaceTasks.size).toBe(1);
+    expect(emulator.runTask.store.tasks.size).toBe(2);
+
+    engine.setConfig(config(CANARY.snapshotTokenNew, CANARY.runTaskTokenNew));
+    await engine.destroy();
+    expect(engine.state().resources).toEqual([]);
+    expect([emulator.runTask.store.tasks.size, emulator.runTask.store.workspaceTasks.size]).toEqual([0, 0]);
+  });
+
+  test("global removed from the program: one write turns it off; changed outside: refresh shows it, up reverts it", async () => {
+    await engine.up(tasksOnly());
+    expect(scannerGlobal()).toMatchObject({ enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" });
+    const withoutGlobal = tasksOnly((s) => delete taskArgs(s, "scanner").global);
+    expect(await writesDuring(() => engine.up(withoutGlobal))).toBe(1);
+    expect(scannerGlobal().enabled).toBe(false);
+    expect(ops(await engine.up(withoutGlobal))).toMatchObject({ scanner: "same" });
+
+    Object.assign(scannerGlobal(), { enabled: true, enforcementLevel: "mandatory" });
+    expect((await engine.refresh()).find((s) => s.name === "scanner")).toEqual({ op: "refresh", name: "scanner", detail: true });
+    expect(engine.state().get("scanner")?.outputs.global).toMatchObject({ enabled: true, enforcementLevel: "mandatory" });
+    expect(ops(await engine.up(withoutGlobal))).toMatchObject({ scanner: "update" });
+    expect(scannerGlobal().enabled).toBe(false);
     await engine.destroy();
   });
 });
