@@ -3,7 +3,18 @@ const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
-  { ignores: [".bench-build/**", ".pulumi-demo/**", "dist/**", "node_modules/**", "**/node_modules/**", "test/fixtures/**/work/**", "coverage/**", "bench/results/**"] },
+  {
+    ignores: [
+      ".bench-build/**",
+      ".pulumi-demo/**",
+      "dist/**",
+      "node_modules/**",
+      "**/node_modules/**",
+      "test/fixtures/**/work/**",
+      "coverage/**",
+      "bench/results/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,5 +24,18 @@ module.exports = tseslint.config(
     },
   },
   { files: ["test/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { files: ["**/*.js"], languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly", setImmediate: "readonly", setTimeout: "readonly" } } },
+  {
+    files: ["**/*.js"],
+    languageOptions: {
+      globals: {
+        require: "readonly",
+        module: "writable",
+        process: "readonly",
+        __dirname: "readonly",
+        console: "readonly",
+        setImmediate: "readonly",
+        setTimeout: "readonly",
+      },
+    },
+  },
 );

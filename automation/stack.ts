@@ -1,4 +1,13 @@
-import { LocalWorkspace, type ConfigMap, type EngineEvent, type OpMap, type OutputMap, type PulumiCommand, type Stack, type UpdateSummary } from "@pulumi/pulumi/automation";
+import {
+  LocalWorkspace,
+  type ConfigMap,
+  type EngineEvent,
+  type OpMap,
+  type OutputMap,
+  type PulumiCommand,
+  type Stack,
+  type UpdateSummary,
+} from "@pulumi/pulumi/automation";
 import type { ProvisioningDescription } from "./description";
 import { assertPackageInstalledFrom } from "./packageLocation";
 import { provisioningProgram, type ProvisionedOutputs } from "./program";

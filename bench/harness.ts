@@ -17,7 +17,11 @@ export interface World {
 export async function world(fixture: ConsumerProject, emulatorOptions: EmulatorOptions = {}, parallelism = 1): Promise<World> {
   // Pinned to the emulator's former associate answer (201 with the document; its default is now the spec's 204,
   // after which the provider lists the workspace's associations), so that figures compare with earlier runs.
-  const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, ...emulatorOptions, runTask: { associateResponse: "201", ...emulatorOptions.runTask } });
+  const emulator = await startEmulator({
+    snapshot: { takeSnapshots: false },
+    ...emulatorOptions,
+    runTask: { associateResponse: "201", ...emulatorOptions.runTask },
+  });
   const stack = stackOf(fixture, emulator.url, parallelism);
   return {
     emulator,
@@ -34,7 +38,12 @@ export async function world(fixture: ConsumerProject, emulatorOptions: EmulatorO
  * An engine driver for the fixture's project, configured for the emulator at `url`, with a state file of its own
  * (removed by `remove`) or the given one (left alone).
  */
-export function stackOf(fixture: ConsumerProject, url: string, parallelism: number, existingStateFile?: string): { engine: Engine; stateFile: string; remove(): void } {
+export function stackOf(
+  fixture: ConsumerProject,
+  url: string,
+  parallelism: number,
+  existingStateFile?: string,
+): { engine: Engine; stateFile: string; remove(): void } {
   const dir = existingStateFile ? undefined : mkdtempSync(join(tmpdir(), "bench-state-"));
   const stateFile = existingStateFile ?? join(dir!, "state.json");
   const engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile, parallelism, config: benchConfig(url) });

@@ -17,7 +17,16 @@ export async function listing(tasks = 10_000): Promise<ListingFigures> {
   const emulator = await startEmulator({ faults: { latencyMs: LATENCY_MS } });
   try {
     for (let i = 0; i < tasks; i++) {
-      emulator.runTask.store.addTask({ organization: "emulator-org", name: `t-${i}`, url: "https://h.example", category: "task", description: null, hmacKey: null, enabled: true, global: { enabled: false, stages: [], enforcementLevel: null } });
+      emulator.runTask.store.addTask({
+        organization: "emulator-org",
+        name: `t-${i}`,
+        url: "https://h.example",
+        category: "task",
+        description: null,
+        hmacKey: null,
+        enabled: true,
+        global: { enabled: false, stages: [], enforcementLevel: null },
+      });
     }
     const settings: Record<string, string> = { "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN };
     const api = runTaskEndpoints((key) => settings[key]);

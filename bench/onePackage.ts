@@ -20,7 +20,9 @@ export interface OnePackageFigures {
  * and this tells that cost apart from the cost of each plugin.
  */
 export async function onePackage(fixture: ConsumerProject, n: number, parallelism: number, runs = 3): Promise<OnePackageFigures> {
-  const regs = fixture.capture({ runTasks: Array.from({ length: n }, (_, i) => ({ resource: `task-${i}`, args: { url: `https://h.example/${i}`, description: "v1" } })) });
+  const regs = fixture.capture({
+    runTasks: Array.from({ length: n }, (_, i) => ({ resource: `task-${i}`, args: { url: `https://h.example/${i}`, description: "v1" } })),
+  });
   const program = nativeProgram(regs);
   const samples = { dynamic: [] as Record<string, number>[], native: [] as Record<string, number>[] };
   for (let round = 0; round < runs; round++) {
@@ -31,14 +33,22 @@ export async function onePackage(fixture: ConsumerProject, n: number, parallelis
         if (kind === "dynamic") {
           const stack = stackOf(fixture, emulator.url, parallelism);
           const { engine } = stack;
-          for (const [phase, command] of [["create", () => engine.up(regs)], ["noOpUp", () => engine.up(regs)], ["delete", () => engine.destroy()]] as const) {
+          for (const [phase, command] of [
+            ["create", () => engine.up(regs)],
+            ["noOpUp", () => engine.up(regs)],
+            ["delete", () => engine.destroy()],
+          ] as const) {
             await command();
             figures[phase] = (engine.lastOperationsCpuMs.plugin ?? NaN) / n;
           }
           stack.remove();
         } else {
           const engine = new NativeEngine({ programDir: fixture.dir, parallelism, config: benchConfig(emulator.url) });
-          for (const [phase, command] of [["create", () => engine.up(program)], ["noOpUp", () => engine.up(program)], ["delete", () => engine.destroy()]] as const) {
+          for (const [phase, command] of [
+            ["create", () => engine.up(program)],
+            ["noOpUp", () => engine.up(program)],
+            ["delete", () => engine.destroy()],
+          ] as const) {
             await command();
             figures[phase] = (engine.lastOperationsCpuMs ?? NaN) / n;
           }
@@ -49,6 +59,7 @@ export async function onePackage(fixture: ConsumerProject, n: number, parallelis
       samples[kind].push(figures);
     }
   }
-  const medians = (rs: Record<string, number>[]) => Object.fromEntries(PHASES.map((p) => [p, Math.round(median(rs.map((r) => r[p])) * 1000) / 1000])) as OnePackageFigures["dynamic"];
+  const medians = (rs: Record<string, number>[]) =>
+    Object.fromEntries(PHASES.map((p) => [p, Math.round(median(rs.map((r) => r[p])) * 1000) / 1000])) as OnePackageFigures["dynamic"];
   return { resources: n, parallelism, runs, dynamic: medians(samples.dynamic), native: medians(samples.native) };
 }

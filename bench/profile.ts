@@ -47,7 +47,11 @@ function selfTimesOf(files: string[]): { byOrigin: Map<string, number>; ours: Ma
   for (const file of files) {
     const one = selfTimes(JSON.parse(readFileSync(file, "utf8")));
     sum.totalMs += one.totalMs;
-    for (const [map, from] of [[sum.byOrigin, one.byOrigin], [sum.ours, one.ours]] as const) for (const [k, v] of from) map.set(k, (map.get(k) ?? 0) + v);
+    for (const [map, from] of [
+      [sum.byOrigin, one.byOrigin],
+      [sum.ours, one.ours],
+    ] as const)
+      for (const [k, v] of from) map.set(k, (map.get(k) ?? 0) + v);
   }
   return sum;
 }
@@ -74,7 +78,13 @@ function selfTimes(profile: CpuProfile): { byOrigin: Map<string, number>; ours: 
 }
 
 /** Runs the four phases with the plugin of each command profiled; returns the profile files, by phase. */
-async function profiledRun(fixture: ConsumerProject, versions: [Registration[], Registration[]], dir: string, label: string, native = false): Promise<Record<string, string[]>> {
+async function profiledRun(
+  fixture: ConsumerProject,
+  versions: [Registration[], Registration[]],
+  dir: string,
+  label: string,
+  native = false,
+): Promise<Record<string, string[]>> {
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
     faults: { latencyMs: LATENCY_MS },
@@ -133,10 +143,18 @@ export async function profile(fixture: ConsumerProject, outDir: string, n = 1000
     const b = selfTimesOf(bare[phase]);
     const c = selfTimesOf(native[phase]);
     const per = (x: number | undefined) => ((x ?? 0) / n).toFixed(3);
-    lines.push(`## ${phase}: CPU ms/op, whole commands (start included): ours ${per(a.totalMs)}, bare ${per(b.totalMs)}, provider plugins ${per(c.totalMs)}`);
-    const origins = [...new Set([...a.byOrigin.keys(), ...b.byOrigin.keys(), ...c.byOrigin.keys()])].sort((x, y) => (a.byOrigin.get(y) ?? 0) - (a.byOrigin.get(x) ?? 0));
-    for (const o of origins.slice(0, 16)) lines.push(`  ${o.padEnd(48)} ours ${per(a.byOrigin.get(o))}  bare ${per(b.byOrigin.get(o))}  plugins ${per(c.byOrigin.get(o))}`);
-    for (const [label, t] of [["ours", a], ["provider plugins", c]] as const) {
+    lines.push(
+      `## ${phase}: CPU ms/op, whole commands (start included): ours ${per(a.totalMs)}, bare ${per(b.totalMs)}, provider plugins ${per(c.totalMs)}`,
+    );
+    const origins = [...new Set([...a.byOrigin.keys(), ...b.byOrigin.keys(), ...c.byOrigin.keys()])].sort(
+      (x, y) => (a.byOrigin.get(y) ?? 0) - (a.byOrigin.get(x) ?? 0),
+    );
+    for (const o of origins.slice(0, 16))
+      lines.push(`  ${o.padEnd(48)} ours ${per(a.byOrigin.get(o))}  bare ${per(b.byOrigin.get(o))}  plugins ${per(c.byOrigin.get(o))}`);
+    for (const [label, t] of [
+      ["ours", a],
+      ["provider plugins", c],
+    ] as const) {
       lines.push(`  heaviest functions of the package, ${label} (self ms/op):`);
       for (const [f, ms] of [...t.ours.entries()].sort((x, y) => y[1] - x[1]).slice(0, 10)) lines.push(`    ${(ms / n).toFixed(4)} ${f}`);
     }

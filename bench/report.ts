@@ -26,9 +26,33 @@ export interface BenchResults {
  * workspace before its POST.
  */
 const TERRAFORM: Record<string, RequestCounts & { source: string }> = {
-  SnapshotAutoConfig: { create: 2, noOpUp: 1, update: 2, refresh: 1, adopt: 1, delete: 1, source: "terraform-provider-vault raft_snapshot_agent_config: PUT then GET; import = GET" },
-  RunTask: { create: 1, noOpUp: 1, update: 1, refresh: 1, adopt: 1, delete: 1, source: "terraform-provider-tfe organization_run_task: POST; PATCH; import pages the task list (1 page here)" },
-  WorkspaceRunTask: { create: 3, noOpUp: 1, update: 1, refresh: 1, adopt: 3, delete: 1, source: "terraform-provider-tfe workspace_run_task: GET task, GET workspace, POST; import resolves task, workspace, list" },
+  SnapshotAutoConfig: {
+    create: 2,
+    noOpUp: 1,
+    update: 2,
+    refresh: 1,
+    adopt: 1,
+    delete: 1,
+    source: "terraform-provider-vault raft_snapshot_agent_config: PUT then GET; import = GET",
+  },
+  RunTask: {
+    create: 1,
+    noOpUp: 1,
+    update: 1,
+    refresh: 1,
+    adopt: 1,
+    delete: 1,
+    source: "terraform-provider-tfe organization_run_task: POST; PATCH; import pages the task list (1 page here)",
+  },
+  WorkspaceRunTask: {
+    create: 3,
+    noOpUp: 1,
+    update: 1,
+    refresh: 1,
+    adopt: 3,
+    delete: 1,
+    source: "terraform-provider-tfe workspace_run_task: GET task, GET workspace, POST; import resolves task, workspace, list",
+  },
 };
 
 const OPS: (keyof RequestCounts)[] = ["create", "noOpUp", "update", "refresh", "adopt", "delete"];
@@ -36,7 +60,10 @@ const OPS: (keyof RequestCounts)[] = ["create", "noOpUp", "update", "refresh", "
 export function renderReport(r: BenchResults): string {
   const lines: string[] = [];
   lines.push("# Benchmarks", "");
-  lines.push(`Measured ${r.date.slice(0, 10)} on ${r.machine.cpus} cores (${r.machine.cpu ?? "unknown CPU"}), ${r.machine.memoryGiB} GiB, Node ${r.machine.node}.`, "");
+  lines.push(
+    `Measured ${r.date.slice(0, 10)} on ${r.machine.cpus} cores (${r.machine.cpu ?? "unknown CPU"}), ${r.machine.memoryGiB} GiB, Node ${r.machine.node}.`,
+    "",
+  );
   lines.push("## Method", "");
   lines.push(
     "Every figure comes from the real plugin processes (`@pulumi/pulumi/cmd/dynamic-provider`, and the package's",
@@ -153,9 +180,15 @@ function headline(r: BenchResults): string[] {
   const ratios = (f: (t: (typeof largest)[number], p: "create" | "noOpUp" | "update" | "delete") => number | undefined) =>
     largest.flatMap((t) => (["create", "noOpUp", "update", "delete"] as const).map((p) => f(t, p))).filter((x): x is number => x !== undefined);
   const range = (xs: number[]) => (xs.length ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}` : "-");
-  const bare = ratios((t, p) => (t.oursPluginCpuMs?.[p] !== undefined && t.bareRequestPluginCpuMs?.[p] ? t.oursPluginCpuMs[p]! / t.bareRequestPluginCpuMs[p]! : undefined));
-  const same = ratios((t, p) => (t.oursPluginCpuMs?.[p] !== undefined && t.sameRequestPluginCpuMs?.[p] ? t.oursPluginCpuMs[p]! / t.sameRequestPluginCpuMs[p]! : undefined));
-  const native = ratios((t, p) => (t.nativePluginCpuMs?.[p] !== undefined && t.oursPluginCpuMs?.[p] ? t.nativePluginCpuMs[p]! / t.oursPluginCpuMs[p]! : undefined));
+  const bare = ratios((t, p) =>
+    t.oursPluginCpuMs?.[p] !== undefined && t.bareRequestPluginCpuMs?.[p] ? t.oursPluginCpuMs[p]! / t.bareRequestPluginCpuMs[p]! : undefined,
+  );
+  const same = ratios((t, p) =>
+    t.oursPluginCpuMs?.[p] !== undefined && t.sameRequestPluginCpuMs?.[p] ? t.oursPluginCpuMs[p]! / t.sameRequestPluginCpuMs[p]! : undefined,
+  );
+  const native = ratios((t, p) =>
+    t.nativePluginCpuMs?.[p] !== undefined && t.oursPluginCpuMs?.[p] ? t.nativePluginCpuMs[p]! / t.oursPluginCpuMs[p]! : undefined,
+  );
   lines.push(
     `- **ours / bare requests, target at most 1.10**: ${range(bare)}; ${bare.every((x) => x <= 1.1) ? "met in every phase" : "not met in every phase"}.`,
     "  Against the same requests ours is " + range(same) + ": what remains over the bare GETs is the requests themselves (JSON bodies",
@@ -168,12 +201,16 @@ function headline(r: BenchResults): string[] {
   );
   const one = r.onePackage;
   if (one) {
-    const row = (p: "create" | "noOpUp" | "delete") => `${p} ${one.native[p].toFixed(2)} / ${one.dynamic[p].toFixed(2)} (${(one.native[p] / one.dynamic[p]).toFixed(2)})`;
+    const row = (p: "create" | "noOpUp" | "delete") =>
+      `${p} ${one.native[p].toFixed(2)} / ${one.dynamic[p].toFixed(2)} (${(one.native[p] / one.dynamic[p]).toFixed(2)})`;
     lines.push(
       `  For a program of one package (${one.resources} run tasks, parallelism ${one.parallelism}, median of ${one.runs}), one plugin against the`,
       `  dynamic one, ms/op: ${row("create")}, ${row("noOpUp")}, ${row("delete")}.`,
     );
   }
-  lines.push(`- **start-up, target at most 50 ms added to an up's first create (warm cache)**: ${r.startup.create.addedMs} ms; ${r.startup.create.addedMs <= 50 ? "met" : "not met"} (see Start-up).`, "");
+  lines.push(
+    `- **start-up, target at most 50 ms added to an up's first create (warm cache)**: ${r.startup.create.addedMs} ms; ${r.startup.create.addedMs <= 50 ? "met" : "not met"} (see Start-up).`,
+    "",
+  );
   return lines;
 }

@@ -49,7 +49,9 @@ function programs(kind: string): { base: ProgramSpec; changed: ProgramSpec; adop
 async function count(w: World, routes: RegExp, run: () => Promise<unknown>): Promise<number> {
   w.emulator.requests.reset();
   await run();
-  return Object.entries(w.emulator.requests.byRoute()).filter(([route]) => routes.test(route)).reduce((n, [, c]) => n + c, 0);
+  return Object.entries(w.emulator.requests.byRoute())
+    .filter(([route]) => routes.test(route))
+    .reduce((n, [, c]) => n + c, 0);
 }
 
 export async function requestsPerOperation(fixture: ConsumerProject): Promise<Record<string, RequestCounts>> {

@@ -89,13 +89,21 @@ export async function startup(fixture: ConsumerProject, runs = 9): Promise<Start
   const warm = withCache(cacheRoot);
   try {
     const config = { "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN };
-    const [reg] = fixture.capture({ snapshots: [{ resource: "cfg", args: { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" } }] });
+    const [reg] = fixture.capture({
+      snapshots: [{ resource: "cfg", args: { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" } }],
+    });
     let next = 0;
     // A name of its own each time: a create must not find an earlier run's configuration.
     const ours = () => ({ ...reg.inputs, name: `cfg-${next++}` });
     const nullProvider = () => ({ ...ours(), __provider: NULL_PROVIDER_TEXT });
     type Sample = Awaited<ReturnType<typeof firstOperation>>;
-    const samples = { checkNull: [] as Sample[], check: [] as Sample[], createNull: [] as Sample[], create: [] as Sample[], createFresh: [] as Sample[] };
+    const samples = {
+      checkNull: [] as Sample[],
+      check: [] as Sample[],
+      createNull: [] as Sample[],
+      create: [] as Sample[],
+      createFresh: [] as Sample[],
+    };
     const nativeSamples: Awaited<ReturnType<typeof nativeFirstOperation>>[] = [];
     const { __provider: _p, ...nativeInputs } = reg.inputs;
     await firstOperation(fixture.dir, warm, config, ours(), true); // fills the cache that later commands find

@@ -113,7 +113,11 @@ async function run(fixture: ConsumerProject, versions: [Registration[], Registra
       ofBound: Math.round(((requests / ms) * 1000 * 100) / bound) / 100,
       peakPluginRssMb: rss === undefined ? undefined : Math.round(rss / 1024),
       // The emulator's figure spans the whole command: it has nothing to do while the plugin starts.
-      cpuPerOperationMs: { plugin: cpu.plugin === undefined ? undefined : perOp(cpu.plugin), engine: perOp(cpu.engine), emulator: perOp(after.cpuMs - before.cpuMs) },
+      cpuPerOperationMs: {
+        plugin: cpu.plugin === undefined ? undefined : perOp(cpu.plugin),
+        engine: perOp(cpu.engine),
+        emulator: perOp(after.cpuMs - before.cpuMs),
+      },
     };
   };
   try {
@@ -132,7 +136,12 @@ async function run(fixture: ConsumerProject, versions: [Registration[], Registra
 }
 
 /** The same four phases on the provider plugins, against a fresh emulator process. */
-async function runNative(fixture: ConsumerProject, versions: [NativeResource[], NativeResource[]], n: number, parallelism: number): Promise<{ cpu: Record<Phase, number | undefined>; peakRssKb?: number }> {
+async function runNative(
+  fixture: ConsumerProject,
+  versions: [NativeResource[], NativeResource[]],
+  n: number,
+  parallelism: number,
+): Promise<{ cpu: Record<Phase, number | undefined>; peakRssKb?: number }> {
   const emulator = await startEmulatorProcess({
     snapshot: { takeSnapshots: false },
     faults: { latencyMs: LATENCY_MS },
@@ -180,7 +189,8 @@ export async function throughput(fixture: ConsumerProject, n: number, parallelis
     nativeRuns.push(await runNative(fixture, natives, n, parallelism));
   }
   const medianOf = (values: (number | undefined)[]) => (values.some((v) => v === undefined) ? undefined : median(values as number[]));
-  const pluginCpu = (rs: Run[]) => Object.fromEntries(PHASES.map((p) => [p, medianOf(rs.map((r) => r.phases[p].cpuPerOperationMs.plugin))])) as Record<Phase, number | undefined>;
+  const pluginCpu = (rs: Run[]) =>
+    Object.fromEntries(PHASES.map((p) => [p, medianOf(rs.map((r) => r.phases[p].cpuPerOperationMs.plugin))])) as Record<Phase, number | undefined>;
   const pick = (p: Phase): PhaseFigures => {
     const middle = median(all.map((r) => r.phases[p].ms));
     return all.find((r) => r.phases[p].ms === middle)!.phases[p];

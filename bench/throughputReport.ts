@@ -46,7 +46,9 @@ export function renderThroughput(figures: ThroughputFigures[], cores: number, pr
   );
   lines.push(...scaling(figures), "");
   const largest = Math.max(...figures.map((t) => t.resources));
-  const cpu = Object.entries(providerCpu.checkAndDiffMicros).map(([k, v]) => `${k} ${v} µs`).join(", ");
+  const cpu = Object.entries(providerCpu.checkAndDiffMicros)
+    .map(([k, v]) => `${k} ${v} µs`)
+    .join(", ");
   lines.push(
     "**Against the bound** (information, not a target: the former target of 90% of the bound was shown out of reach",
     "on two cores for any dynamic provider, even one that sends no request, by the model below; the ratios of the",
@@ -90,7 +92,10 @@ export function renderThroughput(figures: ThroughputFigures[], cores: number, pr
     verdicts.unreachable,
     "out of reach of any dynamic provider on this machine (even one that sends no request costs the plugin, one Node.js thread, too much CPU per operation for that rate: its gRPC and protobuf handling)",
   );
-  verdict(verdicts.undici, "out of reach of any provider that sends these requests with undici on this machine (the bare requests alone cost the plugin too much CPU per operation)");
+  verdict(
+    verdicts.undici,
+    "out of reach of any provider that sends these requests with undici on this machine (the bare requests alone cost the plugin too much CPU per operation)",
+  );
   verdict(
     verdicts.ours,
     `within reach of a provider that only sent its requests; what ours adds to them (validation, retries and pacing, documents; check plus diff alone take ${cpu} in process) keeps it below`,
@@ -105,10 +110,19 @@ function scaling(figures: ThroughputFigures[]): string[] {
   for (const parallelism of [...new Set(figures.map((t) => t.parallelism))]) {
     const rows = figures.filter((t) => t.parallelism === parallelism).sort((a, b) => a.resources - b.resources);
     const per = (t: ThroughputFigures, p: "create" | "update" | "delete") => (t[p].ms / t.resources).toFixed(1);
-    lines.push(`- parallelism ${parallelism}: ` + rows.map((t) => `${t.resources} resources ${per(t, "create")} / ${per(t, "update")} / ${per(t, "delete")}`).join("; ") + ".");
+    lines.push(
+      `- parallelism ${parallelism}: ` +
+        rows.map((t) => `${t.resources} resources ${per(t, "create")} / ${per(t, "update")} / ${per(t, "delete")}`).join("; ") +
+        ".",
+    );
   }
   const grows = figures.some((t) =>
-    figures.some((u) => u.parallelism === t.parallelism && u.resources > t.resources && (["create", "update", "delete"] as const).some((p) => u[p].ms / u.resources > (t[p].ms / t.resources) * 1.1)),
+    figures.some(
+      (u) =>
+        u.parallelism === t.parallelism &&
+        u.resources > t.resources &&
+        (["create", "update", "delete"] as const).some((p) => u[p].ms / u.resources > (t[p].ms / t.resources) * 1.1),
+    ),
   );
   lines.push(
     "",

@@ -72,7 +72,15 @@ export class Demo {
 
     const { project } = stageProject(join(this.work, "project"));
     say(`  project: ${project.dir} (the root Pulumi.yaml and its program, with the packed package installed)`);
-    const deployment = await this.engine.deploy({ project, main: projectMain(), stack: STACK, config, work: this.work, say, verbose: this.options.verbose });
+    const deployment = await this.engine.deploy({
+      project,
+      main: projectMain(),
+      stack: STACK,
+      config,
+      work: this.work,
+      say,
+      verbose: this.options.verbose,
+    });
     this.deployment = deployment;
     for (const line of deployment.describe()) say(line);
 
@@ -118,7 +126,14 @@ export class Demo {
     const real = this.options.real;
     if (real) {
       say(`  services: ${real.snapshot.address} and ${real.runTask.address} (--real), organization ${real.runTask.organization}`);
-      return { credentials: real, workspaceId: real.workspaceId, snapshotPath: real.snapshotPath, hmacKey, snapshotInterval: SNAPSHOT_INTERVAL, globalEnabled: real.globalEnabled };
+      return {
+        credentials: real,
+        workspaceId: real.workspaceId,
+        snapshotPath: real.snapshotPath,
+        hmacKey,
+        snapshotInterval: SNAPSHOT_INTERVAL,
+        globalEnabled: real.globalEnabled,
+      };
     }
     this.emulator = await startEmulator();
     const workspace = this.emulator.runTask.workspace("app-production");

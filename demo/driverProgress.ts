@@ -1,7 +1,15 @@
 import type { StepEvent } from "../engine";
 
 const SYMBOL: Record<string, string> = { create: "+", update: "~", delete: "-", replace: "+-", refresh: "~" };
-const DONE: Record<string, string> = { same: "unchanged", create: "created", update: "updated", delete: "deleted", replace: "replaced", refresh: "refreshed", gone: "gone" };
+const DONE: Record<string, string> = {
+  same: "unchanged",
+  create: "created",
+  update: "updated",
+  delete: "deleted",
+  replace: "replaced",
+  refresh: "refreshed",
+  gone: "gone",
+};
 
 /** `RunTask` from `pulumi-nodejs:dynamic/runtask:RunTask`. */
 function kindOf(type: string): string {

@@ -29,7 +29,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const cli = findPulumiCli();
-  if (cli) return new Demo(options, { description: `the Pulumi engine, through the Automation API and the Pulumi CLI (${cli})`, deploy: automationDeployment }).run();
+  if (cli)
+    return new Demo(options, {
+      description: `the Pulumi engine, through the Automation API and the Pulumi CLI (${cli})`,
+      deploy: automationDeployment,
+    }).run();
   if (options.requireCli) {
     process.stderr.write(`${missingPulumiCliMessage("The demo")}\n`);
     return 1;
@@ -40,7 +44,10 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   say(NO_CLI_NOTICE);
-  const driver: DemoEngine = { description: "the bundled engine driver (engine/), a stand-in for the Pulumi engine", deploy: async (ctx) => driverDeployment(ctx) };
+  const driver: DemoEngine = {
+    description: "the bundled engine driver (engine/), a stand-in for the Pulumi engine",
+    deploy: async (ctx) => driverDeployment(ctx),
+  };
   return new Demo(options, driver).run();
 }
 

@@ -53,11 +53,24 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
   if (values.help) return { kind: "help" };
   return {
     kind: "run",
-    options: { keep: values.keep ?? false, verbose: values.verbose ?? false, requireCli: values["require-cli"] ?? false, real: values.real ? realServices(env) : undefined },
+    options: {
+      keep: values.keep ?? false,
+      verbose: values.verbose ?? false,
+      requireCli: values["require-cli"] ?? false,
+      real: values.real ? realServices(env) : undefined,
+    },
   };
 }
 
-const REQUIRED = ["SERVICE_ADDR", "SERVICE_TOKEN", "RUNTASK_ADDR", "RUNTASK_TOKEN", "RUNTASK_ORGANIZATION", "DEMO_WORKSPACE_ID", "DEMO_SNAPSHOT_PATH"] as const;
+const REQUIRED = [
+  "SERVICE_ADDR",
+  "SERVICE_TOKEN",
+  "RUNTASK_ADDR",
+  "RUNTASK_TOKEN",
+  "RUNTASK_ORGANIZATION",
+  "DEMO_WORKSPACE_ID",
+  "DEMO_SNAPSHOT_PATH",
+] as const;
 
 /** The real services from the environment; every missing variable is named at once. */
 export function realServices(env: NodeJS.ProcessEnv): RealServices {

@@ -73,7 +73,8 @@ export class Engine {
         if (step.op === "replace") pendingIds.add(reg.name);
         plan(step, reg.type);
       }
-      for (const r of state.resources) if (!program.some((p) => p.name === r.name)) plan({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined }, r.type);
+      for (const r of state.resources)
+        if (!program.some((p) => p.name === r.name)) plan({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined }, r.type);
       return steps;
     });
   }
@@ -130,14 +131,25 @@ export class Engine {
       const steps: Step[] = [];
       for (const r of [...state.resources]) {
         // The event's id is empty when the resource is gone.
-        const read = await this.step("refresh", r, () => plugin.read(r.urn, r.id, r.outputs, r.inputs), (answer) => answer.id || undefined);
+        const read = await this.step(
+          "refresh",
+          r,
+          () => plugin.read(r.urn, r.id, r.outputs, r.inputs),
+          (answer) => answer.id || undefined,
+        );
         if (!read.id) {
           state.remove(r.name);
           steps.push({ op: "gone", name: r.name });
         } else {
           const drift = JSON.stringify(sorted(read.outputs)) !== JSON.stringify(sorted(r.outputs));
           const inputs = read.inputs ?? r.inputs;
-          state.put({ ...r, id: read.id, outputs: read.outputs, inputs, secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs) });
+          state.put({
+            ...r,
+            id: read.id,
+            outputs: read.outputs,
+            inputs,
+            secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs),
+          });
           steps.push({ op: "refresh", name: r.name, detail: drift });
         }
       }
@@ -168,7 +180,10 @@ export class Engine {
     try {
       plugin = await this.options.plugin.start();
       const { acceptSecrets } = await plugin.client.configure(this.options.config);
-      if (acceptSecrets) throw new Error("the plugin accepts secrets: this driver strips them before every call, as the engine does only for a provider that declines them");
+      if (acceptSecrets)
+        throw new Error(
+          "the plugin accepts secrets: this driver strips them before every call, as the engine does only for a provider that declines them",
+        );
       const started = process.hrtime.bigint();
       const engineCpu = process.cpuUsage();
       const pluginCpu = plugin.process.cpuMs();
@@ -196,7 +211,12 @@ export class Engine {
   }
 
   /** One resource operation, reported as started, then done (with the resource's id) or failed. */
-  private async step<T>(op: StepOp, r: { type: string; name: string; retainOnDelete?: boolean }, body: () => Promise<T>, idOf: (result: T) => string | undefined): Promise<T> {
+  private async step<T>(
+    op: StepOp,
+    r: { type: string; name: string; retainOnDelete?: boolean },
+    body: () => Promise<T>,
+    idOf: (result: T) => string | undefined,
+  ): Promise<T> {
     const event = { op, type: r.type, name: r.name, retained: (op === "delete" && r.retainOnDelete) || undefined };
     this.options.onEvent?.({ phase: "started", ...event });
     try {
@@ -215,7 +235,12 @@ export class Engine {
 
   /** Deletes with the provider text stored in the resource's state; a retained resource only leaves the state. */
   private delete(plugin: ResourceProviderClient, r: ResourceState): Promise<void> {
-    return this.step("delete", r, async () => (r.retainOnDelete ? undefined : plugin.delete(r.urn, r.id, r.outputs)), () => r.id);
+    return this.step(
+      "delete",
+      r,
+      async () => (r.retainOnDelete ? undefined : plugin.delete(r.urn, r.id, r.outputs)),
+      () => r.id,
+    );
   }
 
   private async check(plugin: ResourceProviderClient, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
@@ -234,7 +259,13 @@ export class Engine {
     return { op: "update", name: reg.name };
   }
 
-  private record(reg: Registration, id: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>, secretInputs: string[]): ResourceState {
+  private record(
+    reg: Registration,
+    id: string,
+    inputs: Record<string, unknown>,
+    outputs: Record<string, unknown>,
+    secretInputs: string[],
+  ): ResourceState {
     return {
       urn: reg.urn,
       type: reg.type,
@@ -252,5 +283,9 @@ export class Engine {
 }
 
 function sorted(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider").sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([k]) => k !== "__provider")
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }

@@ -91,8 +91,10 @@ export class NativeEngine {
         const { id, outputs } = await plugin.client.create(resource.urn, inputs);
         this.state.set(resource.urn, { resource, id, inputs, outputs });
       });
-      await inReverseDependencyOrder(replaced.map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })), this.options.parallelism ?? 1, (h) =>
-        plugins[packageOf(h.resource.token)].client.delete(h.resource.urn, h.id, h.outputs),
+      await inReverseDependencyOrder(
+        replaced.map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
+        this.options.parallelism ?? 1,
+        (h) => plugins[packageOf(h.resource.token)].client.delete(h.resource.urn, h.id, h.outputs),
       );
     });
   }
@@ -128,7 +130,11 @@ export class NativeEngine {
     const plugins = Object.fromEntries(names.map((n, i) => [n, started[i]])) as Record<PackageName, NativeProviderPlugin>;
     try {
       for (const name of names) await plugins[name].client.configure(this.configOf(name));
-      const cpu = () => started.reduce<number | undefined>((sum, p) => (sum === undefined || p.process.cpuMs() === undefined ? undefined : sum + p.process.cpuMs()!), 0);
+      const cpu = () =>
+        started.reduce<number | undefined>(
+          (sum, p) => (sum === undefined || p.process.cpuMs() === undefined ? undefined : sum + p.process.cpuMs()!),
+          0,
+        );
       const before = cpu();
       const t0 = process.hrtime.bigint();
       await body(plugins);

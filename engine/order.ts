@@ -27,7 +27,10 @@ export async function inDependencyOrder<T extends Node>(items: T[], parallelism:
   const slots = new Semaphore(parallelism);
   for (const item of items) {
     const deps = (item.dependencies ?? []).map((urn) => done.get(urn)).filter((p): p is Promise<void> => p !== undefined);
-    done.set(item.urn, Promise.all(deps).then(() => slots.run(() => op(item))));
+    done.set(
+      item.urn,
+      Promise.all(deps).then(() => slots.run(() => op(item))),
+    );
   }
   await Promise.all(done.values());
 }
@@ -37,8 +40,14 @@ export async function inReverseDependencyOrder<T extends Node>(items: T[], paral
   const done = new Map<string, Promise<void>>();
   const slots = new Semaphore(parallelism);
   for (const item of [...items].reverse()) {
-    const dependents = items.filter((other) => other.dependencies?.includes(item.urn)).map((d) => done.get(d.urn)).filter((p): p is Promise<void> => p !== undefined);
-    done.set(item.urn, Promise.all(dependents).then(() => slots.run(() => op(item))));
+    const dependents = items
+      .filter((other) => other.dependencies?.includes(item.urn))
+      .map((d) => done.get(d.urn))
+      .filter((p): p is Promise<void> => p !== undefined);
+    done.set(
+      item.urn,
+      Promise.all(dependents).then(() => slots.run(() => op(item))),
+    );
   }
   await Promise.all(done.values());
 }

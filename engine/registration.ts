@@ -29,6 +29,7 @@ export function resolveIds(value: unknown, state: StackState, pending: Set<strin
     return r && !pending.has(name) ? r.id : UNKNOWN;
   }
   if (Array.isArray(value)) return value.map((v) => resolveIds(v, state, pending));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveIds(v, state, pending)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveIds(v, state, pending)]));
   return value;
 }

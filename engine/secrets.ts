@@ -34,5 +34,7 @@ export function stripSecrets(props: Record<string, unknown>): { plain: Record<st
 /** Output keys the engine stores as secrets: same-named secret inputs plus `additionalSecretOutputs`. */
 export function secretOutputKeys(outputs: Record<string, unknown>, secretInputKeys: string[], additional: string[]): string[] {
   const marked = new Set([...secretInputKeys, ...additional]);
-  return Object.keys(outputs).filter((k) => marked.has(k)).sort();
+  return Object.keys(outputs)
+    .filter((k) => marked.has(k))
+    .sort();
 }

@@ -8,6 +8,8 @@ export function plainConfig(config: StackConfig): Record<string, string> {
 
 /** The config as the language host hands it to the program (`pulumi.Config` reads these variables). */
 export function programConfigEnv(config: StackConfig): Record<string, string> {
-  const secretKeys = Object.entries(config).filter(([, v]) => v.secret).map(([key]) => key);
+  const secretKeys = Object.entries(config)
+    .filter(([, v]) => v.secret)
+    .map(([key]) => key);
   return { PULUMI_CONFIG: JSON.stringify(plainConfig(config)), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys) };
 }

@@ -101,7 +101,9 @@ export class ProviderServer {
   private checkConfig(req: providerPb.CheckRequest) {
     const { plain: news } = plain(req.getNews());
     const failures = checkConfig(this.pkg.service, news);
-    return new pb.CheckResponse().setInputs(req.getNews()).setFailuresList(failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    return new pb.CheckResponse()
+      .setInputs(req.getNews())
+      .setFailuresList(failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
   }
 
   /** A change of settings changes no resource: the provider is configured anew, nothing is replaced. */
@@ -109,7 +111,9 @@ export class ProviderServer {
     const olds = plain(req.getOlds()).plain;
     const news = plain(req.getNews()).plain;
     const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-    return new pb.DiffResponse().setChanges(changed.length ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE).setDiffsList(changed);
+    return new pb.DiffResponse()
+      .setChanges(changed.length ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
+      .setDiffsList(changed);
   }
 
   /** Settings from the request's `args` (secrets unwrapped), else from its `variables`; then the environment. */
@@ -143,7 +147,8 @@ export class ProviderServer {
       .setDeletebeforereplace(detail.deleteBeforeReplace)
       .setHasdetaileddiff(true);
     const map = res.getDetaileddiffMap();
-    for (const [key, kind] of detailedDiff(detail, olds, news)) map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(true));
+    for (const [key, kind] of detailedDiff(detail, olds, news))
+      map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(true));
     return res;
   }
 
@@ -153,7 +158,9 @@ export class ProviderServer {
     const { plain: inputs, secretKeys } = plain(req.getProperties());
     if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
     const { id, outs } = await def.provider().create(inputs);
-    return new pb.CreateResponse().setId(def.idOf ? def.idOf(id, outs) : id).setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, secretKeys))));
+    return new pb.CreateResponse()
+      .setId(def.idOf ? def.idOf(id, outs) : id)
+      .setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, secretKeys))));
   }
 
   /**
@@ -169,7 +176,10 @@ export class ProviderServer {
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
     const inputs = Object.keys(given.plain).length > 0 ? given.plain : (read.inputs ?? {});
-    return new pb.ReadResponse().setId(read.id).setProperties(struct(wrapSecrets(read.props, secrets))).setInputs(struct(wrapSecrets(inputs, secrets)));
+    return new pb.ReadResponse()
+      .setId(read.id)
+      .setProperties(struct(wrapSecrets(read.props, secrets)))
+      .setInputs(struct(wrapSecrets(inputs, secrets)));
   }
 
   private async update(req: providerPb.UpdateRequest) {

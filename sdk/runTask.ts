@@ -75,6 +75,13 @@ export class RunTask extends pulumi.dynamic.Resource {
     Object.assign(props, args, { name: args.name ?? name });
     // Secret in the stored inputs too, even when passed as a plain string.
     for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    super(provider, name, props, { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] }, "runtask", "RunTask");
+    super(
+      provider,
+      name,
+      props,
+      { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] },
+      "runtask",
+      "RunTask",
+    );
   }
 }

@@ -24,9 +24,7 @@ Options:
 Without seeds: organization "emulator-org" with workspaces app-production, app-staging and network, and the
 tokens emulator-snapshot-token and emulator-runtask-token.`;
 
-export type CliCommand =
-  | { kind: "help" }
-  | { kind: "run"; seed: Seed; json: boolean; verbose: boolean };
+export type CliCommand = { kind: "help" } | { kind: "run"; seed: Seed; json: boolean; verbose: boolean };
 
 /** Parses the command line; throws an Error whose message is meant for the user on a usage error. */
 export function parseCommandLine(argv: string[]): CliCommand {

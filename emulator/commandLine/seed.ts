@@ -50,7 +50,9 @@ const seedFileSchema = z
           .object({
             name: z.string().min(1),
             globalRunTasks: z.boolean().optional(),
-            workspaces: z.array(z.union([z.string().min(1), z.object({ name: z.string().min(1), id: z.string().regex(/^ws-/).optional() }).strict()])).optional(),
+            workspaces: z
+              .array(z.union([z.string().min(1), z.object({ name: z.string().min(1), id: z.string().regex(/^ws-/).optional() }).strict()]))
+              .optional(),
           })
           .strict(),
       )

@@ -67,7 +67,12 @@ export class FaultInjector {
    * given added latency.
    */
   readonly counts: Record<FaultKind | "rateLimit" | "delayed", number> = {
-    rateLimited: 0, serverError: 0, dropBeforeCommit: 0, dropAfterCommit: 0, rateLimit: 0, delayed: 0,
+    rateLimited: 0,
+    serverError: 0,
+    dropBeforeCommit: 0,
+    dropAfterCommit: 0,
+    rateLimit: 0,
+    delayed: 0,
   };
   /** Finer counts: `serverError 502`, `rateLimited date`, ... */
   readonly variants: Record<string, number> = {};
@@ -180,12 +185,14 @@ function tooManyRequests(key: string, resetSeconds: number, style: RetryAfterSty
   if (style === "seconds" || style === "both") headers["retry-after"] = String(Math.ceil(resetSeconds));
   // An HTTP date has whole seconds: the next whole second at least `resetSeconds` away.
   if (style === "date") headers["retry-after"] = new Date(Math.ceil((Date.now() + resetSeconds * 1000) / 1000) * 1000).toUTCString();
-  const detail = limit !== undefined ? `You have exceeded the API's rate limit of ${limit} requests per second.` : "You have exceeded the API's rate limit.";
+  const detail =
+    limit !== undefined ? `You have exceeded the API's rate limit of ${limit} requests per second.` : "You have exceeded the API's rate limit.";
   return { status: 429, headers, body: errorBody(key, 429, detail) };
 }
 
 /** Each API's own error shape: JSON:API objects for the run task service, strings for the snapshot service. */
 function errorBody(key: string, status: number, detail: string): unknown {
-  if (key.includes(" /api/v2/")) return { errors: [{ status: String(status), title: status === 429 ? "Too many requests" : "internal error", detail }] };
+  if (key.includes(" /api/v2/"))
+    return { errors: [{ status: String(status), title: status === 429 ? "Too many requests" : "internal error", detail }] };
   return { errors: [detail] };
 }

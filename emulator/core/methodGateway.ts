@@ -109,7 +109,8 @@ class RewritingConnection extends Duplex {
   }
 }
 
-type State = { kind: "head" } | { kind: "body"; remaining: number } | { kind: "chunkSize" } | { kind: "chunkData"; remaining: number } | { kind: "trailer" };
+type State =
+  { kind: "head" } | { kind: "body"; remaining: number } | { kind: "chunkSize" } | { kind: "chunkData"; remaining: number } | { kind: "trailer" };
 
 /** Streams request bytes through, rewriting request lines; tracks where each request ends. */
 export class RequestRewriter {
@@ -183,7 +184,11 @@ export class RequestRewriter {
 
 function nextStateAfterHead(head: string): State {
   const lines = head.split("\r\n");
-  const header = (name: string) => lines.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+  const header = (name: string) =>
+    lines
+      .find((l) => l.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim();
   if (header("transfer-encoding")?.toLowerCase().includes("chunked")) return { kind: "chunkSize" };
   const length = Number(header("content-length") ?? "0");
   return length > 0 ? { kind: "body", remaining: length } : { kind: "head" };

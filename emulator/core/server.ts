@@ -102,7 +102,7 @@ export async function startHttpServer(
 
 function originalMethod(req: IncomingMessage): string {
   const original = req.headers[ORIGINAL_METHOD_HEADER];
-  return (typeof original === "string" ? original : req.method ?? "GET").toUpperCase();
+  return (typeof original === "string" ? original : (req.method ?? "GET")).toUpperCase();
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

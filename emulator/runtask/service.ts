@@ -4,7 +4,15 @@ import { bearerToken, DEFAULT_RUNTASK_TOKEN, FULL_GRANT, type TokenGrant } from 
 import { API } from "./documents";
 import { errors, isJsonApi, notFound, unauthorized, unsupportedMediaType } from "./jsonApi";
 import type { RouteContext } from "./routes";
-import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACES, RunTaskStore, type OrganizationSeed, type Task, type Workspace, type WorkspaceTask } from "./store";
+import {
+  DEFAULT_ORGANIZATION,
+  DEFAULT_WORKSPACES,
+  RunTaskStore,
+  type OrganizationSeed,
+  type Task,
+  type Workspace,
+  type WorkspaceTask,
+} from "./store";
 import { DEFAULT_PAGE_LIMITS } from "./pagination";
 import { taskRoutes } from "./tasksRoutes";
 import { workspaceTaskRoutes } from "./workspaceTasksRoutes";
@@ -151,7 +159,10 @@ export class RunTaskService {
   /** Workspace run tasks held, optionally those of one workspace and/or one task, oldest first. */
   workspaceTasks(filter: { workspaceId?: string; taskId?: string } = {}): WorkspaceTask[] {
     return [...this.store.workspaceTasks.values()]
-      .filter((w) => (filter.workspaceId === undefined || w.workspaceId === filter.workspaceId) && (filter.taskId === undefined || w.taskId === filter.taskId))
+      .filter(
+        (w) =>
+          (filter.workspaceId === undefined || w.workspaceId === filter.workspaceId) && (filter.taskId === undefined || w.taskId === filter.taskId),
+      )
       .map((w) => structuredClone(w));
   }
 
@@ -191,7 +202,12 @@ export class RunTaskService {
   addWorkspaceTask(workspaceId: string, taskId: string, fields: { enforcementLevel?: string; stages?: string[] } = {}): WorkspaceTask {
     if (!this.store.workspaces.has(workspaceId)) throw new Error(`no workspace "${workspaceId}"`);
     if (!this.store.tasks.has(taskId)) throw new Error(`no task "${taskId}"`);
-    const wt = this.store.addWorkspaceTask({ workspaceId, taskId, enforcementLevel: fields.enforcementLevel ?? "advisory", stages: [...(fields.stages ?? ["post_plan"])] });
+    const wt = this.store.addWorkspaceTask({
+      workspaceId,
+      taskId,
+      enforcementLevel: fields.enforcementLevel ?? "advisory",
+      stages: [...(fields.stages ?? ["post_plan"])],
+    });
     return structuredClone(wt);
   }
 
@@ -204,7 +220,8 @@ export class RunTaskService {
     const grant = token === undefined || !Object.hasOwn(this.tokens, token) ? undefined : this.tokens[token];
     if (!grant) return this.unknownTokenStatus === 401 ? unauthorized() : notFound();
     const contentType = req.headers["content-type"];
-    if (req.rawBody.length > 0 && this.options.requireJsonApiContentType !== false && !isJsonApi(contentType)) return unsupportedMediaType(contentType);
+    if (req.rawBody.length > 0 && this.options.requireJsonApiContentType !== false && !isJsonApi(contentType))
+      return unsupportedMediaType(contentType);
     return then(grant);
   }
 }
@@ -212,11 +229,13 @@ export class RunTaskService {
 /** An option's value, checked against the values it may take; the first is the default. */
 export function oneOf<T>(name: string, value: T | undefined, allowed: readonly T[]): T {
   if (value === undefined) return allowed[0];
-  if (!allowed.includes(value)) throw new Error(`run task emulator: ${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, not ${JSON.stringify(value)}`);
+  if (!allowed.includes(value))
+    throw new Error(`run task emulator: ${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, not ${JSON.stringify(value)}`);
   return value;
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`run task emulator: ${name} must be a positive integer, not ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`run task emulator: ${name} must be a positive integer, not ${JSON.stringify(value)}`);
   return value;
 }

@@ -28,7 +28,9 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
 
   /** The name error when another task of the organization has that name. */
   const nameTaken = (organization: string, name: string, self?: string) =>
-    store.tasksOf(organization).some((t) => t.name === name && t.id !== self) ? [invalid("/data/attributes/name", "Name has already been taken")] : [];
+    store.tasksOf(organization).some((t) => t.name === name && t.id !== self)
+      ? [invalid("/data/attributes/name", "Name has already been taken")]
+      : [];
 
   const hasFeature = (organization: string) => store.organizations.get(organization)?.globalRunTasks ?? false;
 

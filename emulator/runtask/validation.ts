@@ -5,13 +5,15 @@ type Attributes = Record<string, unknown>;
 
 /** `data` of a JSON:API request body, checked for the expected `type`. */
 export function requestData(body: unknown, type: string): { data: Record<string, unknown>; attributes: Attributes } | JsonApiError[] {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return [invalid("/data", "request body must be a JSON:API document", "malformed request")];
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    return [invalid("/data", "request body must be a JSON:API document", "malformed request")];
   const data = (body as { data?: unknown }).data;
   if (data === null || typeof data !== "object" || Array.isArray(data)) return [invalid("/data", "data is required", "malformed request")];
   const d = data as Record<string, unknown>;
   if (d.type !== type) return [invalid("/data/type", `type must be "${type}"`)];
   const attributes = d.attributes ?? {};
-  if (attributes === null || typeof attributes !== "object" || Array.isArray(attributes)) return [invalid("/data/attributes", "attributes must be an object")];
+  if (attributes === null || typeof attributes !== "object" || Array.isArray(attributes))
+    return [invalid("/data/attributes", "attributes must be an object")];
   return { data: d, attributes: attributes as Attributes };
 }
 
@@ -40,14 +42,15 @@ export function taskAttributes(
   else if (!isHttpUrl(url)) errors.push(invalid(at("url"), "URL must be a valid http or https URL"));
   const category = a.category === undefined ? prior?.category : a.category;
   if (category !== "task") errors.push(invalid(at("category"), 'Category must be "task"'));
-  const description = a.description === undefined ? prior?.description ?? null : a.description;
+  const description = a.description === undefined ? (prior?.description ?? null) : a.description;
   if (description !== null && typeof description !== "string") errors.push(invalid(at("description"), "Description must be a string"));
-  else if (typeof description === "string" && [...description].length > 300) errors.push(invalid(at("description"), "Description is too long (maximum is 300 characters)"));
+  else if (typeof description === "string" && [...description].length > 300)
+    errors.push(invalid(at("description"), "Description is too long (maximum is 300 characters)"));
   // The documented attribute is `hmac-key`; the spec's sample bodies spell it `hmac_key`. Both are accepted.
   const hmacRaw = a["hmac-key"] !== undefined ? a["hmac-key"] : a.hmac_key;
-  const hmacKey = hmacRaw === undefined ? prior?.hmacKey ?? null : hmacRaw;
+  const hmacKey = hmacRaw === undefined ? (prior?.hmacKey ?? null) : hmacRaw;
   if (hmacKey !== null && typeof hmacKey !== "string") errors.push(invalid(at("hmac-key"), "HMAC key must be a string"));
-  const enabled = a.enabled === undefined ? prior?.enabled ?? true : toBool(a.enabled);
+  const enabled = a.enabled === undefined ? (prior?.enabled ?? true) : toBool(a.enabled);
   if (enabled === undefined) errors.push(invalid(at("enabled"), "Enabled must be a boolean"));
   const global = globalConfiguration(globalRunTasks ? a["global-configuration"] : undefined, prior?.global, errors, toBool);
   return {
@@ -89,7 +92,8 @@ function globalConfiguration(
     if (stages) base.stages = stages;
   }
   if (g["enforcement-level"] !== undefined) {
-    if (!ENFORCEMENT_LEVELS.includes(g["enforcement-level"] as never)) errors.push(invalid(at("enforcement-level"), "enforcement-level must be advisory or mandatory"));
+    if (!ENFORCEMENT_LEVELS.includes(g["enforcement-level"] as never))
+      errors.push(invalid(at("enforcement-level"), "enforcement-level must be advisory or mandatory"));
     else base.enforcementLevel = g["enforcement-level"] as string;
   }
   return base;
@@ -143,7 +147,10 @@ function looseBool(v: unknown): boolean | undefined {
  * create, only pre_plan or post_plan on update (as the spec says); sent beside `stages` it is still checked,
  * then `stages` wins.
  */
-export function workspaceTaskAttributes(a: Attributes, mode: "create" | "update"): { enforcementLevel?: string; stages?: string[]; errors: JsonApiError[] } {
+export function workspaceTaskAttributes(
+  a: Attributes,
+  mode: "create" | "update",
+): { enforcementLevel?: string; stages?: string[]; errors: JsonApiError[] } {
   const errors: JsonApiError[] = [];
   const level = a["enforcement-level"];
   if ((mode === "create" || level !== undefined) && !ENFORCEMENT_LEVELS.includes(level as never)) {
@@ -152,7 +159,12 @@ export function workspaceTaskAttributes(a: Attributes, mode: "create" | "update"
   const stageValues: readonly string[] = mode === "create" ? STAGES : ["pre_plan", "post_plan"];
   const stageValid = a.stage === undefined || stageValues.includes(a.stage as string);
   if (!stageValid) errors.push(invalid("/data/attributes/stage", `stage must be one of ${stageValues.join(", ")}`));
-  const stages = a.stages !== undefined ? stageList(a.stages, "/data/attributes/stages", errors) : a.stage !== undefined && stageValid ? [a.stage as string] : undefined;
+  const stages =
+    a.stages !== undefined
+      ? stageList(a.stages, "/data/attributes/stages", errors)
+      : a.stage !== undefined && stageValid
+        ? [a.stage as string]
+        : undefined;
   return { enforcementLevel: level as string | undefined, stages, errors };
 }
 

@@ -2,7 +2,7 @@
  * The service's reading of `interval`: integer seconds, a numeric string, or a duration made of
  * number-unit parts (ns, us, µs, ms, s, m, h), truncated to whole seconds as the service stores it.
  */
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PARTS = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
 
 export function serviceIntervalSeconds(value: unknown): number | undefined {

@@ -88,7 +88,12 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   ];
   if (ctx.acceptPut) routes.push({ method: "PUT", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: write });
   if (ctx.acceptGetList) {
-    routes.push({ method: "GET", template: `${SNAPSHOT_AUTO}/config`, sudo: true, handle: (req) => (req.query.get("list") === "true" ? list() : unsupportedOperation()) });
+    routes.push({
+      method: "GET",
+      template: `${SNAPSHOT_AUTO}/config`,
+      sudo: true,
+      handle: (req) => (req.query.get("list") === "true" ? list() : unsupportedOperation()),
+    });
   }
   return routes;
 }

@@ -76,7 +76,10 @@ export function emptyStatus(): SnapshotStatusWire {
 
 /** ISO 8601 with an explicit UTC offset, as the service formats timestamps. */
 export function isoWithOffset(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "+00:00").replace(/Z$/, "+00:00");
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "+00:00")
+    .replace(/Z$/, "+00:00");
 }
 
 let lastSuffix = 0;

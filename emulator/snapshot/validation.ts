@@ -21,7 +21,8 @@ export function validateConfig(body: unknown, stringScalars = false): { config: 
   const b = body as Record<string, unknown>;
   const errors: string[] = [];
   const storageType = b.storage_type;
-  const group = typeof storageType === "string" && Object.hasOwn(SERVICE_STORAGE_FIELDS, storageType) ? SERVICE_STORAGE_FIELDS[storageType] : undefined;
+  const group =
+    typeof storageType === "string" && Object.hasOwn(SERVICE_STORAGE_FIELDS, storageType) ? SERVICE_STORAGE_FIELDS[storageType] : undefined;
   if (storageType === undefined) errors.push("storage_type is required");
   else if (!group) errors.push(`storage_type must be one of ${Object.keys(SERVICE_STORAGE_FIELDS).join(", ")}`);
   const interval = serviceIntervalSeconds(b.interval);
@@ -34,7 +35,8 @@ export function validateConfig(body: unknown, stringScalars = false): { config: 
   const filePrefix = b.file_prefix === undefined ? DEFAULT_FILE_PREFIX : b.file_prefix;
   if (typeof filePrefix !== "string" || filePrefix === "") errors.push("file_prefix must be a non-empty string");
   for (const key of Object.keys(b)) {
-    if (!COMMON_WIRE_FIELDS.includes(key) && !(group && Object.hasOwn(group, key))) errors.push(`unknown field ${key} for storage_type=${String(storageType)}`);
+    if (!COMMON_WIRE_FIELDS.includes(key) && !(group && Object.hasOwn(group, key)))
+      errors.push(`unknown field ${key} for storage_type=${String(storageType)}`);
   }
   const config: Record<string, unknown> = {};
   if (group) {
@@ -48,7 +50,8 @@ export function validateConfig(body: unknown, stringScalars = false): { config: 
         continue;
       }
       const typed = spec.kind === "integer" ? toInt(value) : spec.kind === "boolean" ? toBool(value) : typeof value === "string" ? value : undefined;
-      if (typed === undefined) errors.push(`${field} must be ${spec.kind === "integer" ? "an integer" : spec.kind === "boolean" ? "a boolean" : "a string"}`);
+      if (typed === undefined)
+        errors.push(`${field} must be ${spec.kind === "integer" ? "an integer" : spec.kind === "boolean" ? "a boolean" : "a string"}`);
       else config[field] = typed;
     }
     if (storageType === "local" && typeof config.local_max_space === "number" && config.local_max_space <= 0) {
@@ -63,7 +66,14 @@ export function validateConfig(body: unknown, stringScalars = false): { config: 
   }
   if (errors.length > 0) return { errors };
   return {
-    config: { ...config, interval: interval!, retain: retain!, path_prefix: pathPrefix as string, file_prefix: filePrefix as string, storage_type: storageType as string },
+    config: {
+      ...config,
+      interval: interval!,
+      retain: retain!,
+      path_prefix: pathPrefix as string,
+      file_prefix: filePrefix as string,
+      storage_type: storageType as string,
+    },
   };
 }
 

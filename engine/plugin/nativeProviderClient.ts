@@ -117,7 +117,10 @@ export class NativeProviderClient {
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
     const res = await this.call("Check", req, this.pb.CheckResponse);
-    return { inputs: res.getInputs()?.toJavaScript() ?? {}, failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+    return {
+      inputs: res.getInputs()?.toJavaScript() ?? {},
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
   }
 
   async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props = {}): Promise<NativeDiff> {

@@ -12,7 +12,11 @@ const ENGINE_ADDRESS = "127.0.0.1:0";
  * here the one the installed package's `bin` names, in the program's directory. It is run with this Node: the
  * engine would run it through its `#!/usr/bin/env node` line, which needs a Node 22 on PATH.
  */
-export function nativeProviderLaunch(programDir: string, name: "snapshot" | "runtask", env: NodeJS.ProcessEnv = {}): { spec: LaunchSpec; pulumiDir: string } {
+export function nativeProviderLaunch(
+  programDir: string,
+  name: "snapshot" | "runtask",
+  env: NodeJS.ProcessEnv = {},
+): { spec: LaunchSpec; pulumiDir: string } {
   const packageDir = installedPackage(programDir);
   const bin = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { bin: Record<string, string> }).bin[`pulumi-resource-${name}`];
   if (!bin) throw new Error(`the installed package has no bin pulumi-resource-${name}`);
@@ -44,7 +48,11 @@ export interface NativeProviderPlugin {
   stop(): Promise<{ code: number | null; ms: number }>;
 }
 
-export async function startNativeProviderPlugin(programDir: string, name: "snapshot" | "runtask", env: NodeJS.ProcessEnv = {}): Promise<NativeProviderPlugin> {
+export async function startNativeProviderPlugin(
+  programDir: string,
+  name: "snapshot" | "runtask",
+  env: NodeJS.ProcessEnv = {},
+): Promise<NativeProviderPlugin> {
   const { spec, pulumiDir } = nativeProviderLaunch(programDir, name, env);
   const started = Date.now();
   const process = await ProviderProcess.start(spec);

@@ -17,11 +17,7 @@ export const nightly = new SnapshotAutoConfig(
 
 // A run task named "security-scan" in the organization (its identity: organization and name). Without
 // `hmacKey` the task keeps the key it has; with one, the key is replaced by the program's.
-const scan = new RunTask(
-  "security-scan",
-  { url: config.require("scanUrl"), description: "Security scan of every plan", adopt: true },
-  keep,
-);
+const scan = new RunTask("security-scan", { url: config.require("scanUrl"), description: "Security scan of every plan", adopt: true }, keep);
 
 // Its association with a workspace (identity: workspace and task).
 new WorkspaceRunTask(

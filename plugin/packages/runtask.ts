@@ -6,7 +6,6 @@ import { t, type Field, type ValueType } from "../../provider/table/field";
 import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
 import type { PackageDefinition } from "../definition";
 
-
 /** A property of a function's result or arguments (never written, so it changes nothing). */
 function property(value: ValueType, required?: true): Field {
   return required ? { value, required, onChange: "none" } : { value, onChange: "none" };
@@ -72,11 +71,21 @@ export const runtaskPackage: PackageDefinition = {
     },
     {
       token: "runtask:index:listRunTasks",
-      docs: { file: "provider/functions/runTask.ts", function: "listRunTasks", inputs: "ListRunTasksArgs", outputs: "ListRunTasksResult", outputItems: "RunTaskRecord" },
+      docs: {
+        file: "provider/functions/runTask.ts",
+        function: "listRunTasks",
+        inputs: "ListRunTasksArgs",
+        outputs: "ListRunTasksResult",
+        outputItems: "RunTaskRecord",
+      },
       inputs: { organization: optionalText, include: property(t.list(t.oneOfStrings(["workspace_tasks", "workspace_tasks.workspace"] as const))) },
       outputs: { tasks: property(t.list(t.object("RunTaskInfo", runTaskInfo)), true) },
       call: async (args, config, tuning) => ({
-        tasks: await listRunTasks({ organization: args.organization as string | undefined, include: args.include as RunTaskInclude[] | undefined }, config, tuning),
+        tasks: await listRunTasks(
+          { organization: args.organization as string | undefined, include: args.include as RunTaskInclude[] | undefined },
+          config,
+          tuning,
+        ),
       }),
     },
     {
@@ -90,7 +99,9 @@ export const runtaskPackage: PackageDefinition = {
       },
       inputs: { workspaceId: requiredText, taskId: requiredText },
       outputs: workspaceRunTaskInfo,
-      call: async (args, config, tuning) => ({ ...(await getWorkspaceRunTask({ workspaceId: String(args.workspaceId), taskId: String(args.taskId) }, config, tuning)) }),
+      call: async (args, config, tuning) => ({
+        ...(await getWorkspaceRunTask({ workspaceId: String(args.workspaceId), taskId: String(args.taskId) }, config, tuning)),
+      }),
     },
     {
       token: "runtask:index:listWorkspaceRunTasks",
@@ -104,8 +115,9 @@ export const runtaskPackage: PackageDefinition = {
       },
       inputs: { workspaceId: requiredText },
       outputs: { workspaceRunTasks: property(t.list(t.object("WorkspaceRunTaskInfo", workspaceRunTaskInfo)), true) },
-      call: async (args, config, tuning) => ({ workspaceRunTasks: await listWorkspaceRunTasks({ workspaceId: String(args.workspaceId) }, config, tuning) }),
+      call: async (args, config, tuning) => ({
+        workspaceRunTasks: await listWorkspaceRunTasks({ workspaceId: String(args.workspaceId) }, config, tuning),
+      }),
     },
   ],
 };
-

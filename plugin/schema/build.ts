@@ -62,7 +62,11 @@ export function buildSchema(pkg: PackageDefinition, version: string, docs: DocCo
     keywords: ["pulumi", pkg.name, "category/utility", "kind/native"],
     license: "Apache-2.0",
     config: { variables },
-    provider: { description: `The provider of the ${pkg.name} package: where and how to reach the service.`, properties: {}, inputProperties: variables },
+    provider: {
+      description: `The provider of the ${pkg.name} package: where and how to reach the service.`,
+      properties: {},
+      inputProperties: variables,
+    },
     types,
     resources: Object.fromEntries(pkg.resources.map((r) => [r.token, builder.resource(r)])),
     functions: Object.fromEntries(pkg.functions.map((f) => [f.token, builder.function(f)])),
@@ -87,7 +91,9 @@ class SchemaBuilder {
     const classDoc = { file: def.docs.file, container: def.docs.class };
     const args = Object.keys(fields).filter((k) => !fields[k].output);
     const inputProperties = Object.fromEntries(args.map((k) => [k, this.property(fields[k], [argsDoc], k, def.docs.nested?.[k], true)]));
-    const properties = Object.fromEntries(Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, argsDoc], k, def.docs.nested?.[k], false)]));
+    const properties = Object.fromEntries(
+      Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, argsDoc], k, def.docs.nested?.[k], false)]),
+    );
     return {
       description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\nImport ID: ${def.importId}.`.trim(),
       properties,
@@ -116,7 +122,14 @@ class SchemaBuilder {
   }
 
   /** A property: its type, its description from the first source that has one, secrecy and replacement. */
-  private property(field: Field, sources: DocSource[], name: string, nestedDoc: string | undefined, input: boolean, nestedFile = sources[0].file): PropertySpec {
+  private property(
+    field: Field,
+    sources: DocSource[],
+    name: string,
+    nestedDoc: string | undefined,
+    input: boolean,
+    nestedFile = sources[0].file,
+  ): PropertySpec {
     const file = nestedFile;
     const description = sources.map((s) => this.docs.member(s.file, s.container, name)).find((d) => d !== undefined);
     const deprecation = sources.map((s) => this.docs.deprecation(s.file, s.container, name)).find((d) => d !== undefined);

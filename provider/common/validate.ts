@@ -52,7 +52,13 @@ export function wholeNumber(min: number) {
   return z
     .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/, notWhole)], notWhole)
     .transform(Number)
-    .pipe(z.number().int(notWhole).min(min, { error: `must be at least ${min}` }).max(Number.MAX_SAFE_INTEGER, { error: "is too large" }));
+    .pipe(
+      z
+        .number()
+        .int(notWhole)
+        .min(min, { error: `must be at least ${min}` })
+        .max(Number.MAX_SAFE_INTEGER, { error: "is too large" }),
+    );
 }
 
 export function nonEmptyString(what = "a string") {

@@ -46,15 +46,31 @@ export interface ServiceDescription<N extends string> {
 /** Settings already checked, by service and the raw values they came from (every operation resolves them). */
 const resolved = new Map<string, ServiceSettings>();
 
-const COMMON: readonly CommonSettingName[] = ["address", "token", "caCert", "caCertPem", "skipTlsVerify", "requestTimeout", "maxRetries", "operationTimeout"];
+const COMMON: readonly CommonSettingName[] = [
+  "address",
+  "token",
+  "caCert",
+  "caCertPem",
+  "skipTlsVerify",
+  "requestTimeout",
+  "maxRetries",
+  "operationTimeout",
+];
 
 /** Reads and checks a service's settings: stack config first, then the environment. */
-export function resolveServiceSettings<N extends string>(d: ServiceDescription<N>, lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
+export function resolveServiceSettings<N extends string>(
+  d: ServiceDescription<N>,
+  lookup: ConfigLookup,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceSettings {
   const raw = COMMON.map((name) => setting(lookup, d.settings[name].key, d.settings[name].env, env));
   const cacheKey = JSON.stringify([d.namespace, raw]);
   const cached = resolved.get(cacheKey);
   if (cached) return cached;
-  const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as Record<CommonSettingName, string | undefined>);
+  const settings = parseServiceSettings(
+    d,
+    Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as Record<CommonSettingName, string | undefined>,
+  );
   resolved.set(cacheKey, settings);
   return settings;
 }
@@ -84,8 +100,18 @@ function missingSetting<N extends string>(d: ServiceDescription<N>, name: "addre
 }
 
 /** The settings both services take, with the service's namespace and environment names. */
-export function commonSettings(namespace: string, env: Record<CommonSettingName, string>, addressDoc: string, tokenDoc: string): Record<CommonSettingName, SettingSpec> {
-  const spec = (name: CommonSettingName, doc: string, extra: Partial<SettingSpec> = {}): SettingSpec => ({ key: `${namespace}:${name}`, env: env[name], doc, ...extra });
+export function commonSettings(
+  namespace: string,
+  env: Record<CommonSettingName, string>,
+  addressDoc: string,
+  tokenDoc: string,
+): Record<CommonSettingName, SettingSpec> {
+  const spec = (name: CommonSettingName, doc: string, extra: Partial<SettingSpec> = {}): SettingSpec => ({
+    key: `${namespace}:${name}`,
+    env: env[name],
+    doc,
+    ...extra,
+  });
   return {
     address: spec("address", addressDoc),
     token: spec("token", tokenDoc, { secret: true }),
@@ -100,5 +126,8 @@ export function commonSettings(namespace: string, env: Record<CommonSettingName,
 
 /** `{ name: [stack config key, environment variable] }`, for messages and docs. */
 export function settingKeys<N extends string>(settings: Record<N, SettingSpec>): Record<N, readonly [string, string]> {
-  return Object.fromEntries(Object.entries<SettingSpec>(settings).map(([name, s]) => [name, [s.key, s.env] as const])) as Record<N, readonly [string, string]>;
+  return Object.fromEntries(Object.entries<SettingSpec>(settings).map(([name, s]) => [name, [s.key, s.env] as const])) as Record<
+    N,
+    readonly [string, string]
+  >;
 }

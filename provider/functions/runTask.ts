@@ -77,7 +77,15 @@ export interface ListWorkspaceRunTasksResult {
 
 function recordOf(task: ResourceObject, included: unknown): RunTaskRecord {
   const { organization, name, url, description, category, enabled, global } = taskFromWire(task, {});
-  const record: RunTaskRecord = { id: task.id, organization, name, url, category: category ?? "task", enabled: enabled ?? true, workspaceTaskIds: workspaceTaskIdsOf(task, included) };
+  const record: RunTaskRecord = {
+    id: task.id,
+    organization,
+    name,
+    url,
+    category: category ?? "task",
+    enabled: enabled ?? true,
+    workspaceTaskIds: workspaceTaskIdsOf(task, included),
+  };
   if (description !== undefined) record.description = description;
   if (global !== undefined) record.global = global;
   return record;
@@ -120,6 +128,10 @@ export async function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs, config:
 }
 
 /** Every run task association of a workspace, following every page. */
-export async function listWorkspaceRunTasks(args: ListWorkspaceRunTasksArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<WorkspaceTaskRecord[]> {
+export async function listWorkspaceRunTasks(
+  args: ListWorkspaceRunTasksArgs,
+  config: ConfigLookup,
+  tuning?: ClientTuning,
+): Promise<WorkspaceTaskRecord[]> {
   return (await runTaskEndpoints(config, tuning).listWorkspaceTasks(args.workspaceId)).items.map((r) => workspaceTaskFromWire(r, args.workspaceId));
 }

@@ -51,9 +51,7 @@ export interface HttpResponse {
 }
 
 /** One attempt's outcome, as a retry policy sees it. */
-export type AttemptOutcome =
-  | { kind: "response"; response: HttpResponse }
-  | { kind: "error"; error: ServiceError; sent: boolean };
+export type AttemptOutcome = { kind: "response"; response: HttpResponse } | { kind: "error"; error: ServiceError; sent: boolean };
 
 export interface RetryPolicy {
   /** Milliseconds to wait before attempt `attempt + 1`, or undefined to give up with this outcome. */
@@ -177,7 +175,14 @@ export class HttpClient {
     return [...(this.options.secrets ?? []), ...(opts.secrets ?? [])];
   }
 
-  private finalError(method: HttpMethod, path: string, outcome: AttemptOutcome, opts: RequestOptions, idempotent: boolean, attempts: number): ServiceError {
+  private finalError(
+    method: HttpMethod,
+    path: string,
+    outcome: AttemptOutcome,
+    opts: RequestOptions,
+    idempotent: boolean,
+    attempts: number,
+  ): ServiceError {
     if (outcome.kind === "error") return outcome.error.with({ attempts, ambiguous: outcome.sent && !idempotent });
     // A server or gateway failure on a request that is not safe to repeat says nothing of whether it was carried
     // out (a 503 from a proxy may come after the origin acted). 501 says the method is not supported at all.

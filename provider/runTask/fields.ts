@@ -83,7 +83,10 @@ export const runTaskTable = defineTable("RunTask", {
     value: t.string,
     schema: nonEmptyString().regex(/^[^/\s]+$/, { error: "must be an organization name (no '/' or whitespace)" }),
     required: true,
-    default: { from: "organization", missing: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION" },
+    default: {
+      from: "organization",
+      missing: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION",
+    },
     onChange: "replace",
   },
   name: {
@@ -96,7 +99,13 @@ export const runTaskTable = defineTable("RunTask", {
   },
   url: { value: t.string, schema: httpUrl, wire: "url", required: true, onChange: "update" },
   description: { value: t.string, schema: description, wire: "description", onChange: "update" },
-  category: { value: t.oneOfStrings(["task"]), schema: z.literal("task", { error: 'must be "task"' }), wire: "category", default: value("task"), onChange: "update" },
+  category: {
+    value: t.oneOfStrings(["task"]),
+    schema: z.literal("task", { error: 'must be "task"' }),
+    wire: "category",
+    default: value("task"),
+    onChange: "update",
+  },
   hmacKey: {
     value: t.string,
     // An empty key means no key.
@@ -107,7 +116,13 @@ export const runTaskTable = defineTable("RunTask", {
     onChange: "update",
   },
   enabled: { value: t.boolean, wire: "enabled", default: value(true), onChange: "update" },
-  global: { value: t.object("RunTaskGlobal", globalFields), schema: globalSchema, wire: "global-configuration", same: sameGlobal, onChange: "update" },
+  global: {
+    value: t.object("RunTaskGlobal", globalFields),
+    schema: globalSchema,
+    wire: "global-configuration",
+    same: sameGlobal,
+    onChange: "update",
+  },
   adopt: { value: t.boolean, onChange: "none" },
   taskId: { value: t.string, output: true, onChange: "none" },
 });

@@ -30,7 +30,9 @@ function secretsOf(write: TaskWrite): string[] {
 }
 
 function taskExists(s: RunTaskState): Error {
-  return refusedCreate(`a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`);
+  return refusedCreate(
+    `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
+  );
 }
 
 /**
@@ -50,7 +52,12 @@ function globalUnsupported(s: RunTaskState): Error {
  * before, and is not taken over without `adopt`.
  */
 function isWhatWasSent(found: RunTaskState, sent: RunTaskState): boolean {
-  return found.url === sent.url && (found.description ?? "") === (sent.description ?? "") && found.category === sent.category && found.enabled === sent.enabled;
+  return (
+    found.url === sent.url &&
+    (found.description ?? "") === (sent.description ?? "") &&
+    found.category === sent.category &&
+    found.enabled === sent.enabled
+  );
 }
 
 async function findByName(api: RunTaskEndpoints, organization: string, name: string): Promise<ResourceObject | undefined> {

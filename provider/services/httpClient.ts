@@ -27,7 +27,11 @@ export function serviceHttpClient<N extends string>(
     tls: settings.tls,
     timeoutMs: settings.timeoutMs,
     secrets: [settings.token],
-    retry: retryPolicy({ ...tuning.retry, ...definedOnly({ maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs }), stats: tuning.stats?.retries }),
+    retry: retryPolicy({
+      ...tuning.retry,
+      ...definedOnly({ maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs }),
+      stats: tuning.stats?.retries,
+    }),
     hint: http.hint,
   });
 }

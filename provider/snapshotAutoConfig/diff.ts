@@ -9,4 +9,3 @@ export function diffSnapshotAutoConfigDetail(olds: Record<string, unknown>, news
 export function diffSnapshotAutoConfig(olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {
   return outcomeOf(diffSnapshotAutoConfigDetail(olds, news));
 }
-

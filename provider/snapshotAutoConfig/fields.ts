@@ -34,7 +34,12 @@ function storage<const V, const E extends Partial<Field> = Record<never, never>>
   const valueType = type as ValueType;
   const plainString = valueType.type === "string" && !valueType.enum;
   const schema = plainString ? (extra?.required ? nonEmptyString() : optionalString) : undefined;
-  const line: { value: V; wire: string; group: StorageType; onChange: "update"; schema?: z.ZodType } = { value: type, wire, group, onChange: "update" };
+  const line: { value: V; wire: string; group: StorageType; onChange: "update"; schema?: z.ZodType } = {
+    value: type,
+    wire,
+    group,
+    onChange: "update",
+  };
   if (schema) line.schema = schema;
   return Object.assign(line, extra) as typeof line & E;
 }

@@ -30,9 +30,7 @@ function schemaOfType(type: ValueType): z.ZodType {
     case "array":
       return z.array(schemaOfType(type.items), { error: "must be a list" });
     case "object":
-      return z
-        .object(Object.fromEntries(argumentNames(type.fields).map((k) => [k, orUnknown(schemaOf(type.fields[k])).optional()])))
-        .strict();
+      return z.object(Object.fromEntries(argumentNames(type.fields).map((k) => [k, orUnknown(schemaOf(type.fields[k])).optional()]))).strict();
     case "oneOf":
       return z.union(type.of.map(schemaOfType) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   }

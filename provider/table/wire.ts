@@ -36,7 +36,10 @@ export function fromWire(fields: FieldTable, wire: Props, prior: Props, options:
     if (!onWire(field, options)) continue;
     const priorValue = prior[arg];
     const raw = field.writeOnly ? undefined : wire[field.wire];
-    const value = field.value.type === "object" && isObject(raw) ? fromWire(field.value.fields, raw, isObject(priorValue) ? priorValue : {}) : read(field.value, raw);
+    const value =
+      field.value.type === "object" && isObject(raw)
+        ? fromWire(field.value.fields, raw, isObject(priorValue) ? priorValue : {})
+        : read(field.value, raw);
     if (value === undefined || (field.secret && value === "")) {
       if ((field.writeOnly || field.secret) && priorValue !== undefined) state[arg] = priorValue;
       continue;

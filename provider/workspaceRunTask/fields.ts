@@ -11,8 +11,20 @@ const id = (prefix: string) => nonEmptyString().regex(/^[^/\s]+$/, { error: `mus
 export const workspaceRunTaskTable = defineTable("WorkspaceRunTask", {
   workspaceId: { value: t.string, schema: id("ws"), required: true, onChange: "replace" },
   taskId: { value: t.string, schema: id("task"), required: true, onChange: "replace" },
-  enforcementLevel: { value: t.oneOfStrings(ENFORCEMENT_LEVELS), schema: enforcementLevelSchema(), wire: "enforcement-level", required: true, onChange: "update" },
-  stages: { value: t.list(t.oneOfStrings(STAGES)), schema: orUnknown(stageListSchema()), wire: "stages", default: value(["post_plan"]), onChange: "update" },
+  enforcementLevel: {
+    value: t.oneOfStrings(ENFORCEMENT_LEVELS),
+    schema: enforcementLevelSchema(),
+    wire: "enforcement-level",
+    required: true,
+    onChange: "update",
+  },
+  stages: {
+    value: t.list(t.oneOfStrings(STAGES)),
+    schema: orUnknown(stageListSchema()),
+    wire: "stages",
+    default: value(["post_plan"]),
+    onChange: "update",
+  },
   stage: { value: t.oneOfStrings(STAGES), schema: stageSchema(), alias: { of: "stages", as: (stage) => [stage] }, onChange: "update" },
   adopt: { value: t.boolean, onChange: "none" },
   workspaceTaskId: { value: t.string, output: true, onChange: "none" },

@@ -80,7 +80,12 @@ export const workspaceRunTaskProvider: ResourceProvider = {
       throw notProvenGone("GET", `/workspaces/${workspaceId}/tasks/${wsTaskId}`, "association", `workspace ${workspaceId}'s tasks`);
     }
     const record = workspaceTaskFromWire(resource, workspaceId);
-    const state: WorkspaceRunTaskState = { ...prior, workspaceId: record.workspaceId, taskId: record.taskId || prior.taskId, enforcementLevel: record.enforcementLevel as WorkspaceRunTaskState["enforcementLevel"] };
+    const state: WorkspaceRunTaskState = {
+      ...prior,
+      workspaceId: record.workspaceId,
+      taskId: record.taskId || prior.taskId,
+      enforcementLevel: record.enforcementLevel as WorkspaceRunTaskState["enforcementLevel"],
+    };
     const outs = toPlainJson(outputsOf(state, record)) as Props;
     return { id, props: outs, inputs: inputsOf(outs) };
   },

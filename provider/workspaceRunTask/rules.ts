@@ -6,7 +6,9 @@ import type { Rule } from "../table/check";
 
 /** The deprecated `stage` and `stages` say the same thing: one of them. */
 export const stageOrStages: Rule = ({ values }) =>
-  values.stage !== undefined && values.stages !== undefined ? [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }] : [];
+  values.stage !== undefined && values.stages !== undefined
+    ? [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }]
+    : [];
 
 /**
  * On update the service takes the deprecated `stage` only as pre_plan or post_plan. An unchanged `stage` (the

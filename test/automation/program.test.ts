@@ -72,10 +72,23 @@ describe("provisioningProgram under mocks", () => {
   test("passes the description's arguments through, and attaches managed tasks by their id", () => {
     expect(byName("nightly").inputs).toMatchObject({ name: "nightly", interval: "24h", retain: 7, storageType: "local", localMaxSpace: 1_000_000 });
     expect(byName("offsite").inputs.name).toBe("offsite-s3");
-    expect(byName("scanner").inputs).toMatchObject({ name: "scanner", url: "https://hooks.example.com/scan", global: { enabled: true, stages: ["pre_plan"] } });
+    expect(byName("scanner").inputs).toMatchObject({
+      name: "scanner",
+      url: "https://hooks.example.com/scan",
+      global: { enabled: true, stages: ["pre_plan"] },
+    });
     expect(byName("audit").inputs).toMatchObject({ organization: "acme", enabled: false });
-    expect(byName("scanner-on-ws-prod").inputs).toMatchObject({ workspaceId: "ws-prod", taskId: "scanner-id", enforcementLevel: "mandatory", stages: ["post_plan"] });
-    expect(byName("task-ManagedElsewhere1-on-ws-prod").inputs).toMatchObject({ workspaceId: "ws-prod", taskId: "task-ManagedElsewhere1", enforcementLevel: "advisory" });
+    expect(byName("scanner-on-ws-prod").inputs).toMatchObject({
+      workspaceId: "ws-prod",
+      taskId: "scanner-id",
+      enforcementLevel: "mandatory",
+      stages: ["post_plan"],
+    });
+    expect(byName("task-ManagedElsewhere1-on-ws-prod").inputs).toMatchObject({
+      workspaceId: "ws-prod",
+      taskId: "task-ManagedElsewhere1",
+      enforcementLevel: "advisory",
+    });
   });
 
   test("keeps the HMAC key out of the provider text and out of the outputs", () => {
@@ -90,7 +103,11 @@ describe("provisioningProgram under mocks", () => {
     });
     expect(outputs.runTasks.scanner).toMatchObject({ id: "scanner-id", name: "scanner", url: "https://hooks.example.com/scan" });
     expect(Object.keys(outputs.attachments)).toEqual(["scanner-on-ws-prod", "scanner-on-ws-staging", "task-ManagedElsewhere1-on-ws-prod"]);
-    expect(outputs.attachments["scanner-on-ws-staging"]).toMatchObject({ id: "scanner-on-ws-staging-id", workspaceId: "ws-staging", taskId: "scanner-id" });
+    expect(outputs.attachments["scanner-on-ws-staging"]).toMatchObject({
+      id: "scanner-on-ws-staging-id",
+      workspaceId: "ws-staging",
+      taskId: "scanner-id",
+    });
   });
 });
 
@@ -115,9 +132,11 @@ describe("planAttachments", () => {
   });
 
   test("one association per task and workspace", () => {
-    expect(planAttachments({ attachments: [{ task: "task-x", workspaceIds: ["ws-a", "ws-b"], enforcementLevel: "advisory", adopt: true }] })).toEqual([
-      { resourceName: "task-x-on-ws-a", taskId: "task-x", workspaceId: "ws-a", enforcementLevel: "advisory", stages: undefined, adopt: true },
-      { resourceName: "task-x-on-ws-b", taskId: "task-x", workspaceId: "ws-b", enforcementLevel: "advisory", stages: undefined, adopt: true },
-    ]);
+    expect(planAttachments({ attachments: [{ task: "task-x", workspaceIds: ["ws-a", "ws-b"], enforcementLevel: "advisory", adopt: true }] })).toEqual(
+      [
+        { resourceName: "task-x-on-ws-a", taskId: "task-x", workspaceId: "ws-a", enforcementLevel: "advisory", stages: undefined, adopt: true },
+        { resourceName: "task-x-on-ws-b", taskId: "task-x", workspaceId: "ws-b", enforcementLevel: "advisory", stages: undefined, adopt: true },
+      ],
+    );
   });
 });

@@ -103,9 +103,15 @@ describe("describeEngineEvent", () => {
 
   test("resource steps, with the id once known", () => {
     expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", RT, "scanner") as any } }))).toBe("+ create RunTask scanner");
-    expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("create", RT, "scanner", "task-1") as any } }))).toBe("  created RunTask scanner (task-1)");
-    expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("same", RT, "scanner", "task-1") as any } }))).toBe("  unchanged RunTask scanner (task-1)");
-    expect(describeEngineEvent(event({ resOpFailedEvent: { metadata: step("update", RT, "scanner") as any, status: 1, steps: 1 } }))).toBe("! update failed: RunTask scanner");
+    expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("create", RT, "scanner", "task-1") as any } }))).toBe(
+      "  created RunTask scanner (task-1)",
+    );
+    expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("same", RT, "scanner", "task-1") as any } }))).toBe(
+      "  unchanged RunTask scanner (task-1)",
+    );
+    expect(describeEngineEvent(event({ resOpFailedEvent: { metadata: step("update", RT, "scanner") as any, status: 1, steps: 1 } }))).toBe(
+      "! update failed: RunTask scanner",
+    );
   });
 
   test("leaves out the stack, unchanged resources before they are checked, and planned outputs", () => {
@@ -115,12 +121,20 @@ describe("describeEngineEvent", () => {
   });
 
   test("diagnostics and the summary", () => {
-    expect(describeEngineEvent(event({ diagnosticEvent: { message: "run task service: POST failed (HTTP 404)\n", color: "never", severity: "error", urn: urn(RT, "scanner") } }))).toBe(
-      "error: scanner: run task service: POST failed (HTTP 404)",
-    );
-    expect(describeEngineEvent(event({ diagnosticEvent: { message: "progress", color: "never", severity: "info", ephemeral: true } }))).toBeUndefined();
     expect(
-      describeEngineEvent(event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 2.4, resourceChanges: { create: 3, same: 1, update: 0 }, policyPacks: {} } })),
+      describeEngineEvent(
+        event({
+          diagnosticEvent: { message: "run task service: POST failed (HTTP 404)\n", color: "never", severity: "error", urn: urn(RT, "scanner") },
+        }),
+      ),
+    ).toBe("error: scanner: run task service: POST failed (HTTP 404)");
+    expect(
+      describeEngineEvent(event({ diagnosticEvent: { message: "progress", color: "never", severity: "info", ephemeral: true } })),
+    ).toBeUndefined();
+    expect(
+      describeEngineEvent(
+        event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 2.4, resourceChanges: { create: 3, same: 1, update: 0 }, policyPacks: {} } }),
+      ),
     ).toBe("done in 2s: 3 created, 1 unchanged");
     expect(describeChanges({ create: 2, update: 1, same: 1 }, "planned")).toBe("2 to create, 1 to update, 1 unchanged");
   });

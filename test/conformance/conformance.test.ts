@@ -5,7 +5,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type Emulator } from "../../emulator";
 import { FULL_GRANT } from "../../emulator/runtask/access";
 import { providerShim } from "../../sdk/shim";
-import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Registration, type Step } from "../../engine";
+import {
+  createConsumerProject,
+  dynamicProviderPlugin,
+  Engine,
+  type ConsumerProject,
+  type ProgramSpec,
+  type Registration,
+  type Step,
+} from "../../engine";
 
 /**
  * The provider under the real dynamic-provider plugin, driven as `pulumi preview/up/refresh/destroy` drive it
@@ -75,17 +83,46 @@ function program(change: (spec: Required<ProgramSpec>) => void = () => undefined
       { resource: "daily", args: { interval: "12h", pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 10_000_000 } },
       {
         resource: "offsite",
-        args: { interval: 3600, pathPrefix: "backups", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r",
-          cloudAAccessKeyId: CANARY.accessKeyId, cloudASecretAccessKey: CANARY.secretAccessKey, cloudASessionToken: CANARY.sessionToken },
+        args: {
+          interval: 3600,
+          pathPrefix: "backups",
+          storageType: "cloudA-s3",
+          cloudAS3Bucket: "b",
+          cloudAS3Region: "r",
+          cloudAAccessKeyId: CANARY.accessKeyId,
+          cloudASecretAccessKey: CANARY.secretAccessKey,
+          cloudASessionToken: CANARY.sessionToken,
+        },
       },
-      { resource: "gcs", args: { interval: 3600, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "g", cloudCServiceAccountKey: CANARY.serviceAccountKey } },
-      { resource: "blob", args: { interval: 3600, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: CANARY.accountKey } },
+      {
+        resource: "gcs",
+        args: {
+          interval: 3600,
+          pathPrefix: "p/",
+          storageType: "cloudC-gcs",
+          cloudCGcsBucket: "g",
+          cloudCServiceAccountKey: CANARY.serviceAccountKey,
+        },
+      },
+      {
+        resource: "blob",
+        args: { interval: 3600, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: CANARY.accountKey },
+      },
     ],
     runTasks: [
-      { resource: "scanner", args: { url: "https://hooks.example.com/scan", hmacKey: CANARY.hmacKey, global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" } } },
+      {
+        resource: "scanner",
+        args: {
+          url: "https://hooks.example.com/scan",
+          hmacKey: CANARY.hmacKey,
+          global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" },
+        },
+      },
       { resource: "audit", args: { url: "https://hooks.example.com/audit" } },
     ],
-    attachments: [{ resource: "attach", task: "scanner", args: { workspaceId: ws("app-production"), enforcementLevel: "advisory", stages: ["post_plan"] } }],
+    attachments: [
+      { resource: "attach", task: "scanner", args: { workspaceId: ws("app-production"), enforcementLevel: "advisory", stages: ["post_plan"] } },
+    ],
     secretArgs: ["hmacKey", "cloudASecretAccessKey"],
   };
   change(spec);
@@ -108,7 +145,9 @@ describe("the program, as the engine receives it", () => {
     expect(byName.daily.type).toBe("pulumi-nodejs:dynamic/snapshot:SnapshotAutoConfig");
     expect(byName.scanner.type).toBe("pulumi-nodejs:dynamic/runtask:RunTask");
     expect(byName.attach.type).toBe("pulumi-nodejs:dynamic/runtask:WorkspaceRunTask");
-    expect(byName.offsite.additionalSecretOutputs).toEqual(expect.arrayContaining(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudCServiceAccountKey", "cloudBAccountKey"]));
+    expect(byName.offsite.additionalSecretOutputs).toEqual(
+      expect.arrayContaining(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudCServiceAccountKey", "cloudBAccountKey"]),
+    );
     expect(byName.scanner.additionalSecretOutputs).toEqual(["hmacKey"]);
     expect(byName.attach.dependencies).toEqual([`urn:pulumi:conformance::conformance-fixture::pulumi-nodejs:dynamic/runtask:RunTask::scanner`]);
     for (const r of regs) {
@@ -118,7 +157,10 @@ describe("the program, as the engine receives it", () => {
       for (const c of canaries()) expect(text).not.toContain(c);
     }
     // Credentials passed as plain strings are registered as secrets all the same.
-    expect(byName.gcs.inputs.cloudCServiceAccountKey).toEqual({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: CANARY.serviceAccountKey });
+    expect(byName.gcs.inputs.cloudCServiceAccountKey).toEqual({
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      value: CANARY.serviceAccountKey,
+    });
   });
 });
 
@@ -126,7 +168,15 @@ describe("a stack's life", () => {
   test("preview of a fresh stack: everything to create, the unknown task id passes check, nothing written", async () => {
     let steps: Step[] = [];
     expect(await writesDuring(async () => (steps = await engine.preview(program())))).toBe(0);
-    expect(ops(steps)).toEqual({ daily: "create", offsite: "create", gcs: "create", blob: "create", scanner: "create", audit: "create", attach: "create" });
+    expect(ops(steps)).toEqual({
+      daily: "create",
+      offsite: "create",
+      gcs: "create",
+      blob: "create",
+      scanner: "create",
+      audit: "create",
+      attach: "create",
+    });
     expect(emulator.requests.total()).toBe(0);
   });
 
@@ -168,7 +218,11 @@ describe("a stack's life", () => {
   test("in-place updates of the association and the key: one write each", async () => {
     expect(await writesDuring(() => engine.up(program((s) => (settled(s), (s.attachments[0].args.enforcementLevel = "mandatory")))))).toBe(1);
     expect(
-      await writesDuring(() => engine.up(program((s) => (settled(s), Object.assign(s.attachments[0].args, { enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] }))))),
+      await writesDuring(() =>
+        engine.up(
+          program((s) => (settled(s), Object.assign(s.attachments[0].args, { enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] }))),
+        ),
+      ),
     ).toBe(1);
     const withRotation = (s: Required<ProgramSpec>) => {
       settled(s);
@@ -179,7 +233,10 @@ describe("a stack's life", () => {
     const scanner = engine.state().get("scanner")!;
     expect(emulator.runTask.store.tasks.get(scanner.id)?.hmacKey).toBe(CANARY.hmacKeyRotated);
     expect(scanner.secretOutputs).toContain("hmacKey");
-    expect(emulator.runTask.store.workspaceTasks.get(engine.state().get("attach")!.id)).toMatchObject({ enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
+    expect(emulator.runTask.store.workspaceTasks.get(engine.state().get("attach")!.id)).toMatchObject({
+      enforcementLevel: "mandatory",
+      stages: ["pre_plan", "post_plan"],
+    });
   });
 
   const current = (s: Required<ProgramSpec>) => {
@@ -291,7 +348,12 @@ describe("what the run task spec allows a server to answer", () => {
     await engine.up(tasksOnly());
     engine.setConfig(config(CANARY.snapshotTokenNew, BLIND_TOKEN));
     await expect(engine.refresh()).rejects.toThrow(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/);
-    expect(engine.state().resources.map((r) => r.name).sort()).toEqual(["attach", "audit", "scanner"]);
+    expect(
+      engine
+        .state()
+        .resources.map((r) => r.name)
+        .sort(),
+    ).toEqual(["attach", "audit", "scanner"]);
     await expect(engine.destroy()).rejects.toThrow(/a 404 may mean missing permissions/);
     expect(engine.state().get("attach")).toBeDefined();
     expect(emulator.runTask.store.workspaceTasks.size).toBe(1);
@@ -350,11 +412,15 @@ describe("start-up", () => {
     const cachedBytes = () => {
       const root = join(tmp, "node-compile-cache");
       if (!existsSync(root)) return 0;
-      return readdirSync(root).flatMap((v) => readdirSync(join(root, v)).map((f) => statSync(join(root, v, f)).size)).reduce((a, b) => a + b, 0);
+      return readdirSync(root)
+        .flatMap((v) => readdirSync(join(root, v)).map((f) => statSync(join(root, v, f)).size))
+        .reduce((a, b) => a + b, 0);
     };
     try {
       // The default cache directory is under the temporary directory; nothing in the environment overrides it.
-      const plugin = await dynamicProviderPlugin(fixture.dir, { env: { TMPDIR: tmp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined } }).start();
+      const plugin = await dynamicProviderPlugin(fixture.dir, {
+        env: { TMPDIR: tmp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
+      }).start();
       try {
         await plugin.client.configure(config());
         const [daily] = program().filter((r) => r.name === "daily");

@@ -39,7 +39,15 @@ describe("npm run demo -- --require-cli where no Pulumi CLI is installed", () =>
   });
 
   test("--keep --real needs the CLI: nothing but the driver could act on the kept stack", async () => {
-    const real = { SERVICE_ADDR: "https://s.example", SERVICE_TOKEN: "st", RUNTASK_ADDR: "https://r.example", RUNTASK_TOKEN: "rt", RUNTASK_ORGANIZATION: "acme", DEMO_WORKSPACE_ID: "ws-1", DEMO_SNAPSHOT_PATH: "/srv" };
+    const real = {
+      SERVICE_ADDR: "https://s.example",
+      SERVICE_TOKEN: "st",
+      RUNTASK_ADDR: "https://r.example",
+      RUNTASK_TOKEN: "rt",
+      RUNTASK_ORGANIZATION: "acme",
+      DEMO_WORKSPACE_ID: "ws-1",
+      DEMO_SNAPSHOT_PATH: "/srv",
+    };
     const result = await run(process.execPath, ["dist/demo/main.js", "--keep", "--real"], { ...env, ...real });
     expect(result).toMatchObject({ code: 1, stdout: "", stderr: `${missingPulumiCliMessage("The demo with --keep --real")}\n` });
   });
@@ -53,7 +61,10 @@ describe("npm run demo -- --require-cli where no Pulumi CLI is installed", () =>
 
 describe("demo options", () => {
   test("flags", () => {
-    expect(parseDemoArguments(["--keep", "--verbose"])).toEqual({ kind: "run", options: { keep: true, verbose: true, requireCli: false, real: undefined } });
+    expect(parseDemoArguments(["--keep", "--verbose"])).toEqual({
+      kind: "run",
+      options: { keep: true, verbose: true, requireCli: false, real: undefined },
+    });
     expect(parseDemoArguments(["--require-cli"])).toMatchObject({ kind: "run", options: { requireCli: true } });
     expect(() => parseDemoArguments(["--reall"])).toThrow(/reall/);
   });

@@ -46,7 +46,9 @@ beforeAll(async () => {
     hmacKey: HMAC,
   });
   const plain = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
-  const secretKeys = Object.entries(config).filter(([, v]) => v.secret).map(([k]) => k);
+  const secretKeys = Object.entries(config)
+    .filter(([, v]) => v.secret)
+    .map(([k]) => k);
   // The program reads its stack config as the language host hands it over.
   captureEnv = { PULUMI_CONFIG: JSON.stringify(plain), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys) };
   engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "demo-state.json"), config: plain });
@@ -105,9 +107,19 @@ test("up creates the snapshot configuration, the run task with its key and globa
   const config = emulator.snapshot.configs.get("demo-snapshots")?.config;
   expect(config).toMatchObject({ interval: 5, retain: 3, storage_type: "local", path_prefix: snapshots });
   const [task] = [...emulator.runTask.store.tasks.values()];
-  expect(task).toMatchObject({ name: "demo-policy-scan", organization: DEFAULT_ORGANIZATION, hmacKey: HMAC, global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" } });
+  expect(task).toMatchObject({
+    name: "demo-policy-scan",
+    organization: DEFAULT_ORGANIZATION,
+    hmacKey: HMAC,
+    global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" },
+  });
   const [association] = [...emulator.runTask.store.workspaceTasks.values()];
-  expect(association).toMatchObject({ taskId: task.id, workspaceId: emulator.runTask.workspace("app-production").id, enforcementLevel: "mandatory", stages: ["post_plan"] });
+  expect(association).toMatchObject({
+    taskId: task.id,
+    workspaceId: emulator.runTask.workspace("app-production").id,
+    enforcementLevel: "mandatory",
+    stages: ["post_plan"],
+  });
 
   const state = engine.state();
   expect(state.get("demo-policy-scan")?.secretOutputs).toContain("hmacKey");

@@ -13,7 +13,11 @@ import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult } from "../sup
  * port, no file outside its work directory (which it removes).
  */
 
-const gitStatus = () => execFileSync("git", ["status", "--porcelain", "--ignored", "--untracked-files=all", "--", ".", ":!node_modules", ":!dist"], { cwd: REPO, encoding: "utf8" });
+const gitStatus = () =>
+  execFileSync("git", ["status", "--porcelain", "--ignored", "--untracked-files=all", "--", ".", ":!node_modules", ":!dist"], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
 const demoRuns = () => (existsSync(join(REPO, ".pulumi-demo")) ? readdirSync(join(REPO, ".pulumi-demo")) : []);
 
 /** Whether anything listens on `port` of loopback. */
@@ -46,7 +50,12 @@ beforeAll(async () => {
   // A temporary directory of its own, to see what the demo writes there.
   tmp = mkdtempSync(join(tmpdir(), "demo-tmp-"));
   // In a process group of its own, so that whatever it starts can be looked for afterwards.
-  result = await run(process.execPath, [npmCli(), "run", "--silent", "demo"], { ...process.env, PATH: pathWithoutPulumi, TMPDIR: tmp }, { detached: true });
+  result = await run(
+    process.execPath,
+    [npmCli(), "run", "--silent", "demo"],
+    { ...process.env, PATH: pathWithoutPulumi, TMPDIR: tmp },
+    { detached: true },
+  );
   if (result.code !== 0) console.error(result.stdout, result.stderr);
 }, 180_000);
 
@@ -57,7 +66,9 @@ afterAll(() => {
 test("exits 0, after saying first, in one line, what is missing, how to install it, and what runs instead", () => {
   expect(result.code).toBe(0);
   expect(result.stdout.split("\n")[0]).toBe(NO_CLI_NOTICE);
-  expect(NO_CLI_NOTICE).toMatch(/^No `pulumi` CLI on PATH \(install it from https:\/\/www\.pulumi\.com\/docs\/install\/\).*engine driver.*not the Pulumi engine/);
+  expect(NO_CLI_NOTICE).toMatch(
+    /^No `pulumi` CLI on PATH \(install it from https:\/\/www\.pulumi\.com\/docs\/install\/\).*engine driver.*not the Pulumi engine/,
+  );
 });
 
 test("shows every step: preview, up with progress per resource, the outputs, a real snapshot, an up that changes and writes nothing, destroy, the summary", () => {

@@ -68,7 +68,11 @@ function compile(blocks: Block[]): string[] {
 
 describe("TypeScript blocks of the READMEs and docs", () => {
   const examples = readdirSync(join(REPO, "examples")).map((e) => join(REPO, "examples", e, "README.md"));
-  const docs = existsSync(join(REPO, "docs")) ? readdirSync(join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(REPO, "docs", f)) : [];
+  const docs = existsSync(join(REPO, "docs"))
+    ? readdirSync(join(REPO, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => join(REPO, "docs", f))
+    : [];
   const blocks = [join(REPO, "README.md"), ...examples, ...docs].flatMap(tsBlocks);
 
   test("every block type-checks against the package", () => {
@@ -77,7 +81,11 @@ describe("TypeScript blocks of the READMEs and docs", () => {
   }, 120_000);
 
   test("the check catches a wrong argument (so that it checks something)", () => {
-    const wrong = { source: "README.md", line: 0, code: 'import { SnapshotAutoConfig } from "pulumi-snapshot-runtask";\nnew SnapshotAutoConfig("x", { interval: true, pathPrefix: "/p", storageType: "local" });' };
+    const wrong = {
+      source: "README.md",
+      line: 0,
+      code: 'import { SnapshotAutoConfig } from "pulumi-snapshot-runtask";\nnew SnapshotAutoConfig("x", { interval: true, pathPrefix: "/p", storageType: "local" });',
+    };
     expect(compile([wrong])).toEqual(["README.md:2: Type 'boolean' is not assignable to type 'Input<string | number>'."]);
   }, 120_000);
 });
@@ -98,9 +106,15 @@ describe("the README matches the code", () => {
   function argumentRows(heading: string): { args: string[]; cells: string[] }[] {
     const section = README.slice(README.indexOf(`${heading}\n`));
     const lines = section.slice(section.indexOf("| argument |")).split("\n");
-    const rows = lines.slice(2, lines.findIndex((l) => !l.startsWith("|")));
+    const rows = lines.slice(
+      2,
+      lines.findIndex((l) => !l.startsWith("|")),
+    );
     return rows.map((row) => {
-      const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+      const cells = row
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim());
       return { args: [...cells[0].matchAll(/`([A-Za-z0-9]+)`/g)].map((m) => m[1]), cells };
     });
   }

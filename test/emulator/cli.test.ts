@@ -24,14 +24,20 @@ function seedFile(content: unknown): string {
 describe("command line", () => {
   test("flags seed organizations, workspaces and tokens", () => {
     const cmd = parseCommandLine([
-      "--organization", "acme",
-      "--workspace", "app",
-      "--workspace", "beta/other",
-      "--snapshot-token", "s1",
-      "--runtask-token", "r1",
+      "--organization",
+      "acme",
+      "--workspace",
+      "app",
+      "--workspace",
+      "beta/other",
+      "--snapshot-token",
+      "s1",
+      "--runtask-token",
+      "r1",
       "--unlicensed",
       "--no-snapshots",
-      "--port", "8200",
+      "--port",
+      "8200",
     ]);
     expect(cmd.kind).toBe("run");
     if (cmd.kind !== "run") return;
@@ -64,7 +70,9 @@ describe("command line", () => {
     const cmd = parseCommandLine(["--seed", seedFile({ runTaskTokens: { scoped: grant } })]);
     if (cmd.kind !== "run") throw new Error("expected run");
     expect(cmd.seed.runTaskTokens.scoped).toEqual(grant);
-    expect(() => parseCommandLine(["--seed", seedFile({ runTaskTokens: { t: { perOrganization: { acme: { admin: true } } } } })])).toThrow(/runTaskTokens\.t\.perOrganization\.acme/);
+    expect(() => parseCommandLine(["--seed", seedFile({ runTaskTokens: { t: { perOrganization: { acme: { admin: true } } } } })])).toThrow(
+      /runTaskTokens\.t\.perOrganization\.acme/,
+    );
   });
 
   test("usage errors say what is wrong", () => {
@@ -94,7 +102,9 @@ async function startCli(args: string[], until: (line: string) => boolean): Promi
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once("exit", (code, signal) => res({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once("exit", (code, signal) => res({ code, signal })),
+  );
   const lines: string[] = [];
   await new Promise<void>((res) => {
     const rl = createInterface({ input: child.stdout! });
@@ -136,7 +146,9 @@ describe("pulumi-snapshot-runtask-emulator", () => {
         body: JSON.stringify({ interval: 3600, path_prefix: "/tmp/x", storage_type: "local", local_max_space: 1000 }),
       });
       expect(write.status).toBe(204);
-      const denied = await fetch(`${env.SERVICE_ADDR}/v1/sys/storage/raft/snapshot-auto/config/nightly`, { headers: { "x-service-token": "emulator-snapshot-token" } });
+      const denied = await fetch(`${env.SERVICE_ADDR}/v1/sys/storage/raft/snapshot-auto/config/nightly`, {
+        headers: { "x-service-token": "emulator-snapshot-token" },
+      });
       expect(denied.status).toBe(403);
 
       const auth = { authorization: `Bearer ${env.RUNTASK_TOKEN}`, "content-type": "application/vnd.api+json" };
@@ -150,7 +162,13 @@ describe("pulumi-snapshot-runtask-emulator", () => {
       const attached = await fetch(`${env.RUNTASK_ADDR}/api/v2/workspaces/${workspaceId}/tasks`, {
         method: "POST",
         headers: auth,
-        body: JSON.stringify({ data: { type: "workspace-tasks", attributes: { "enforcement-level": "advisory" }, relationships: { task: { data: { id: taskId, type: "tasks" } } } } }),
+        body: JSON.stringify({
+          data: {
+            type: "workspace-tasks",
+            attributes: { "enforcement-level": "advisory" },
+            relationships: { task: { data: { id: taskId, type: "tasks" } } },
+          },
+        }),
       });
       expect(attached.status).toBe(204);
     } finally {
@@ -165,9 +183,15 @@ describe("pulumi-snapshot-runtask-emulator", () => {
     const run = await startCli(["--seed", file, "--json"], () => true);
     try {
       const report = JSON.parse(run.lines[0]);
-      expect(report.env).toMatchObject({ SERVICE_TOKEN: "emulator-snapshot-token", RUNTASK_TOKEN: "emulator-runtask-token", RUNTASK_ORGANIZATION: "acme" });
+      expect(report.env).toMatchObject({
+        SERVICE_TOKEN: "emulator-snapshot-token",
+        RUNTASK_TOKEN: "emulator-runtask-token",
+        RUNTASK_ORGANIZATION: "acme",
+      });
       expect(report.workspaces.map((w: { name: string }) => w.name)).toEqual(["app", "network"]);
-      const list = await fetch(`${report.env.RUNTASK_ADDR}/api/v2/organizations/acme/tasks`, { headers: { authorization: "Bearer emulator-runtask-token" } });
+      const list = await fetch(`${report.env.RUNTASK_ADDR}/api/v2/organizations/acme/tasks`, {
+        headers: { authorization: "Bearer emulator-runtask-token" },
+      });
       expect(list.status).toBe(200);
     } finally {
       run.child.kill("SIGINT");

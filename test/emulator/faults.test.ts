@@ -5,7 +5,8 @@ describe("emulator faults", () => {
   test("the per-token rate limit answers 429 with the limit and a fractional reset", async () => {
     const emulator = await startEmulator({ faults: { rateLimitPerSecond: 30 } });
     try {
-      const call = (token: string) => fetch(`${emulator.url}/api/v2/organizations/emulator-org/tasks`, { headers: { authorization: `Bearer ${token}` } });
+      const call = (token: string) =>
+        fetch(`${emulator.url}/api/v2/organizations/emulator-org/tasks`, { headers: { authorization: `Bearer ${token}` } });
       const answers = await Promise.all(Array.from({ length: 40 }, () => call(DEFAULT_RUNTASK_TOKEN)));
       const limited = answers.filter((a) => a.status === 429);
       expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
@@ -13,7 +14,9 @@ describe("emulator faults", () => {
       expect(limited[0].headers.get("x-ratelimit-limit")).toBe("30");
       expect(Number(limited[0].headers.get("x-ratelimit-reset"))).toBeGreaterThan(0);
       expect(Number(limited[0].headers.get("x-ratelimit-reset"))).toBeLessThanOrEqual(1);
-      expect(await limited[0].json()).toEqual({ errors: [{ status: "429", title: "Too many requests", detail: "You have exceeded the API's rate limit of 30 requests per second." }] });
+      expect(await limited[0].json()).toEqual({
+        errors: [{ status: "429", title: "Too many requests", detail: "You have exceeded the API's rate limit of 30 requests per second." }],
+      });
       // Another token has its own allowance (an unknown one: 404, not 429); the snapshot API is not limited.
       expect((await call("other-token")).status).toBe(404);
       expect(emulator.faults?.counts.rateLimit).toBe(10);
@@ -77,12 +80,15 @@ describe("emulator faults: routes, headers, drops, tokens", () => {
     ["reset", (h) => expect([h.get("x-ratelimit-reset"), h.get("retry-after")]).toEqual([expect.stringMatching(/^0\.\d{3}$/), null])],
     ["seconds", (h) => expect([h.get("x-ratelimit-reset"), h.get("retry-after")]).toEqual([null, "1"])],
     ["both", (h) => expect([h.get("x-ratelimit-reset"), h.get("retry-after")]).toEqual([expect.stringMatching(/^0\.\d{3}$/), "1"])],
-    ["date", (h) => {
-      const wait = Date.parse(h.get("retry-after")!) - Date.now();
-      expect(wait).toBeGreaterThan(-1000);
-      expect(wait).toBeLessThanOrEqual(1250);
-      expect(h.get("x-ratelimit-reset")).toBeNull();
-    }],
+    [
+      "date",
+      (h) => {
+        const wait = Date.parse(h.get("retry-after")!) - Date.now();
+        expect(wait).toBeGreaterThan(-1000);
+        expect(wait).toBeLessThanOrEqual(1250);
+        expect(h.get("x-ratelimit-reset")).toBeNull();
+      },
+    ],
   ])("an injected 429 says when to come back: %s", async (style, check) => {
     emulator = await startEmulator({ faults: { rates: { rateLimited: 1 }, retryAfter: style } });
     const res = await fetch(`${emulator.url}${CONFIG}/a`, { headers: snapshotHeaders });
@@ -97,15 +103,26 @@ describe("emulator faults: routes, headers, drops, tokens", () => {
   test("mixed 429s use every style", async () => {
     emulator = await startEmulator({ faults: { seed: 5, rates: { rateLimited: 1 } } });
     for (let i = 0; i < 40; i++) await fetch(`${emulator.url}${CONFIG}/a`, { headers: snapshotHeaders });
-    expect(Object.keys(emulator.faults!.variants).sort()).toEqual(["rateLimited both", "rateLimited date", "rateLimited reset", "rateLimited seconds"]);
+    expect(Object.keys(emulator.faults!.variants).sort()).toEqual([
+      "rateLimited both",
+      "rateLimited date",
+      "rateLimited reset",
+      "rateLimited seconds",
+    ]);
   });
 
   test("a drop before the commit changes nothing; a drop after it has made the change, without an answer", async () => {
-    emulator = await startEmulator({ snapshot: { takeSnapshots: false }, faults: { rules: [{ route: `POST ${CONFIG}/:name`, rates: { dropBeforeCommit: 1 } }] } });
+    emulator = await startEmulator({
+      snapshot: { takeSnapshots: false },
+      faults: { rules: [{ route: `POST ${CONFIG}/:name`, rates: { dropBeforeCommit: 1 } }] },
+    });
     await expect(fetch(`${emulator.url}${CONFIG}/before`, { method: "POST", headers: snapshotHeaders, body })).rejects.toThrow();
     expect(emulator.snapshot.configs.has("before")).toBe(false);
     await emulator.close();
-    emulator = await startEmulator({ snapshot: { takeSnapshots: false }, faults: { rules: [{ route: `POST ${CONFIG}/:name`, rates: { dropAfterCommit: 1 } }] } });
+    emulator = await startEmulator({
+      snapshot: { takeSnapshots: false },
+      faults: { rules: [{ route: `POST ${CONFIG}/:name`, rates: { dropAfterCommit: 1 } }] },
+    });
     await expect(fetch(`${emulator.url}${CONFIG}/after`, { method: "POST", headers: snapshotHeaders, body })).rejects.toThrow();
     expect(emulator.snapshot.configs.has("after")).toBe(true);
     expect(emulator.faults!.counts.dropAfterCommit).toBe(1);
@@ -135,7 +152,13 @@ describe("emulator faults: routes, headers, drops, tokens", () => {
     const run = async () => {
       const e = await startEmulator({ faults: { seed: 99, rates: { rateLimited: 0.1, serverError: 0.1, dropBeforeCommit: 0.1 } } });
       const outcomes: (number | string)[] = [];
-      for (let i = 0; i < 40; i++) outcomes.push(await fetch(`${e.url}${CONFIG}/x`, { headers: snapshotHeaders }).then((r) => r.status, () => "dropped"));
+      for (let i = 0; i < 40; i++)
+        outcomes.push(
+          await fetch(`${e.url}${CONFIG}/x`, { headers: snapshotHeaders }).then(
+            (r) => r.status,
+            () => "dropped",
+          ),
+        );
       await e.close();
       return outcomes;
     };
@@ -145,6 +168,8 @@ describe("emulator faults: routes, headers, drops, tokens", () => {
   });
 
   test("rates that add up to more than 1 are refused", async () => {
-    await expect(startEmulator({ faults: { rates: { serverError: 0.7, rateLimited: 0.4 } } })).rejects.toThrow("fault rates add up to 1.1, more than 1");
+    await expect(startEmulator({ faults: { rates: { serverError: 0.7, rateLimited: 0.4 } } })).rejects.toThrow(
+      "fault rates add up to 1.1, more than 1",
+    );
   });
 });

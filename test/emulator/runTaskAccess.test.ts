@@ -9,7 +9,11 @@ describe("run task emulator: authentication", () => {
     ["an unknown token", "not-a-token"],
     ["an empty bearer token", ""],
   ];
-  const CALLS = [["GET", "/organizations/emulator-org/tasks"], ["GET", "/tasks/task-x"], ["DELETE", "/workspaces/ws-x/tasks/wstask-x"]];
+  const CALLS = [
+    ["GET", "/organizations/emulator-org/tasks"],
+    ["GET", "/tasks/task-x"],
+    ["DELETE", "/workspaces/ws-x/tasks/wstask-x"],
+  ];
 
   describe("by default, as the spec says (404 for missing and forbidden alike)", () => {
     beforeEach(async () => {
@@ -39,7 +43,9 @@ describe("run task emulator: authentication", () => {
 
     test("the token is checked first: before the content type, existence and the body; nothing is created", async () => {
       expect((await api.call("POST", "/organizations/emulator-org/tasks", { data: { type: "wrong" } }, { token: "bad" })).status).toBe(404);
-      expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(404);
+      expect(
+        (await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status,
+      ).toBe(404);
       expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad" })).status).toBe(404);
       expect(api.emulator.runTask.tasks()).toEqual([]);
     });
@@ -73,7 +79,9 @@ describe("run task emulator: authentication", () => {
 
     test("401 comes before the content type, validation and existence checks", async () => {
       expect((await api.call("POST", "/organizations/nope/tasks", { data: { type: "wrong" } }, { token: "bad" })).status).toBe(401);
-      expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(401);
+      expect(
+        (await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status,
+      ).toBe(401);
     });
 
     test.each(["constructor", "__proto__", "toString"])("a token named like an object property (%s) is 401", async (token) => {
@@ -126,10 +134,14 @@ describe("run task emulator: permissions per token and organization", () => {
   };
 
   test.each<[Token, "a" | "b", number]>([
-    ["root", "a", 201], ["root", "b", 201],
-    ["ownerOfA", "a", 201], ["ownerOfA", "b", 404],
-    ["mixed", "a", 201], ["mixed", "b", 404],
-    ["managerEverywhere", "a", 404], ["managerEverywhere", "b", 404],
+    ["root", "a", 201],
+    ["root", "b", 201],
+    ["ownerOfA", "a", 201],
+    ["ownerOfA", "b", 404],
+    ["mixed", "a", 201],
+    ["mixed", "b", 404],
+    ["managerEverywhere", "a", 404],
+    ["managerEverywhere", "b", 404],
     ["attacherEverywhere", "a", 404],
     ["nothing", "a", 404],
   ])("create a task: %s in %s -> %d (only owners create)", async (token, org, expected) => {
@@ -138,10 +150,14 @@ describe("run task emulator: permissions per token and organization", () => {
 
   test.each<[Token, "a" | "b", number]>([
     ["root", "a", 200],
-    ["ownerOfA", "a", 200], ["ownerOfA", "b", 404],
-    ["mixed", "a", 200], ["mixed", "b", 200],
-    ["managerEverywhere", "a", 200], ["managerEverywhere", "b", 200],
-    ["managerOfB", "a", 404], ["managerOfB", "b", 200],
+    ["ownerOfA", "a", 200],
+    ["ownerOfA", "b", 404],
+    ["mixed", "a", 200],
+    ["mixed", "b", 200],
+    ["managerEverywhere", "a", 200],
+    ["managerEverywhere", "b", 200],
+    ["managerOfB", "a", 404],
+    ["managerOfB", "b", 200],
     ["attacherEverywhere", "b", 404],
     ["nothing", "b", 404],
   ])("list, show, update and delete tasks: %s in %s -> %d", async (token, org, expected) => {
@@ -154,11 +170,17 @@ describe("run task emulator: permissions per token and organization", () => {
   });
 
   test.each<[Token, string, boolean]>([
-    ["root", "ws-a1", true], ["root", "ws-b2", true],
-    ["ownerOfA", "ws-a2", true], ["ownerOfA", "ws-b1", false],
-    ["attacherEverywhere", "ws-a1", true], ["attacherEverywhere", "ws-b2", true],
-    ["attacherByName", "ws-a1", true], ["attacherByName", "ws-a2", false], ["attacherByName", "ws-b1", false],
-    ["attacherById", "ws-b2", true], ["attacherById", "ws-b1", false],
+    ["root", "ws-a1", true],
+    ["root", "ws-b2", true],
+    ["ownerOfA", "ws-a2", true],
+    ["ownerOfA", "ws-b1", false],
+    ["attacherEverywhere", "ws-a1", true],
+    ["attacherEverywhere", "ws-b2", true],
+    ["attacherByName", "ws-a1", true],
+    ["attacherByName", "ws-a2", false],
+    ["attacherByName", "ws-b1", false],
+    ["attacherById", "ws-b2", true],
+    ["attacherById", "ws-b1", false],
     ["managerEverywhere", "ws-a1", false],
     ["mixed", "ws-b1", false],
     ["nothing", "ws-a1", false],
@@ -172,7 +194,11 @@ describe("run task emulator: permissions per token and organization", () => {
     const ok = (code: number) => (allowed ? code : 404);
     expect(await status(token, "GET", `/workspaces/${ws}/tasks`)).toBe(ok(200));
     expect(await status(token, "GET", `/workspaces/${ws}/tasks/${id}`)).toBe(ok(200));
-    expect(await status(token, "PATCH", `/workspaces/${ws}/tasks/${id}`, { data: { type: "workspace-tasks", attributes: { "enforcement-level": "mandatory" } } })).toBe(ok(200));
+    expect(
+      await status(token, "PATCH", `/workspaces/${ws}/tasks/${id}`, {
+        data: { type: "workspace-tasks", attributes: { "enforcement-level": "mandatory" } },
+      }),
+    ).toBe(ok(200));
     expect(await status(token, "DELETE", `/workspaces/${ws}/tasks/${id}`)).toBe(ok(204));
     expect(api.emulator.runTask.workspaceTasks().some((w) => w.id === id)).toBe(!allowed);
   });
@@ -187,18 +213,27 @@ describe("run task emulator: permissions per token and organization", () => {
 
 describe("run task emulator: content type of request bodies", () => {
   const UNSUPPORTED = (received?: string) => ({
-    errors: [{ status: "415", title: "unsupported media type", detail: `requests with a body must have Content-Type application/vnd.api+json${received ? `, not ${received}` : ""}` }],
+    errors: [
+      {
+        status: "415",
+        title: "unsupported media type",
+        detail: `requests with a body must have Content-Type application/vnd.api+json${received ? `, not ${received}` : ""}`,
+      },
+    ],
   });
 
   beforeEach(async () => {
     api = await RunTaskApi.start();
   });
 
-  test.each(["application/json", "text/plain", "application/x-www-form-urlencoded"])("a body sent as %s is 415, and nothing is created", async (type) => {
-    const r = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "typed" }), { contentType: type });
-    expect(r).toEqual({ status: 415, contentType: "application/vnd.api+json", body: UNSUPPORTED(type) });
-    expect(api.emulator.runTask.tasks()).toEqual([]);
-  });
+  test.each(["application/json", "text/plain", "application/x-www-form-urlencoded"])(
+    "a body sent as %s is 415, and nothing is created",
+    async (type) => {
+      const r = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "typed" }), { contentType: type });
+      expect(r).toEqual({ status: 415, contentType: "application/vnd.api+json", body: UNSUPPORTED(type) });
+      expect(api.emulator.runTask.tasks()).toEqual([]);
+    },
+  );
 
   test("a body without Content-Type is 415, on every method that takes one", async () => {
     const t = await api.createTask("t");
@@ -217,27 +252,35 @@ describe("run task emulator: content type of request bodies", () => {
   });
 
   test("media type parameters are tolerated; requests without a body need no Content-Type", async () => {
-    const r = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "charset" }), { contentType: "application/vnd.api+json; charset=utf-8" });
+    const r = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "charset" }), {
+      contentType: "application/vnd.api+json; charset=utf-8",
+    });
     expect(r.status).toBe(201);
     expect((await api.call("GET", `/tasks/${r.body.data.id}`, undefined, { contentType: null })).status).toBe(200);
     expect((await api.call("DELETE", `/tasks/${r.body.data.id}`, undefined, { contentType: null })).status).toBe(204);
   });
 
   test("a bad token is 404 before the content type is looked at", async () => {
-    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status).toBe(404);
+    expect(
+      (await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status,
+    ).toBe(404);
   });
 
   test("a known token without the permission gets 415 before its 404: the content type comes before the objects", async () => {
     await api.close();
     api = await RunTaskApi.start({ tokens: { weak: {} } });
-    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "weak", contentType: "text/plain" })).status).toBe(415);
+    expect(
+      (await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "weak", contentType: "text/plain" })).status,
+    ).toBe(415);
     expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "weak" })).status).toBe(404);
   });
 
   test("requireJsonApiContentType: false accepts any content type", async () => {
     await api.close();
     api = await RunTaskApi.start({ requireJsonApiContentType: false });
-    expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "plain" }), { contentType: "application/json" })).status).toBe(201);
+    expect(
+      (await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "plain" }), { contentType: "application/json" })).status,
+    ).toBe(201);
     expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "none" }), { contentType: null })).status).toBe(201);
   });
 });

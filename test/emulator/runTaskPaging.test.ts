@@ -5,7 +5,8 @@ afterEach(() => api.close());
 
 const TASKS = "/api/v2/organizations/emulator-org/tasks";
 /** A link as the emulator renders it: absolute, with page[number] and page[size] percent-encoded. */
-const link = (path: string, number: number, size: number, before = "") => `${api.origin}${path}?${before}page%5Bnumber%5D=${number}&page%5Bsize%5D=${size}`;
+const link = (path: string, number: number, size: number, before = "") =>
+  `${api.origin}${path}?${before}page%5Bnumber%5D=${number}&page%5Bsize%5D=${size}`;
 const pagination = (current: number, size: number, prev: number | null, next: number | null, pages: number, count: number) => ({
   "current-page": current,
   "page-size": size,
@@ -32,7 +33,13 @@ describe("run task emulator: pages of 150 tasks", () => {
     expect(r.contentType).toBe("application/vnd.api+json");
     expect(names(r.body.data)).toEqual(range(0, 20));
     expect(r.body.meta).toEqual({ pagination: pagination(1, 20, null, 2, 8, 150) });
-    expect(r.body.links).toEqual({ self: link(TASKS, 1, 20), first: link(TASKS, 1, 20), prev: null, next: link(TASKS, 2, 20), last: link(TASKS, 8, 20) });
+    expect(r.body.links).toEqual({
+      self: link(TASKS, 1, 20),
+      first: link(TASKS, 1, 20),
+      prev: null,
+      next: link(TASKS, 2, 20),
+      last: link(TASKS, 8, 20),
+    });
   });
 
   test("following links.next visits 8 pages of 20 and the last of 10, every task once", async () => {
@@ -131,7 +138,13 @@ describe("run task emulator: pages of workspace tasks", () => {
     const first = await api.call("GET", `/workspaces/${ws}/tasks`);
     expect(first.body.data.map((d: { id: string }) => d.id)).toEqual(expectedIds.slice(0, 20));
     expect(first.body.meta.pagination).toEqual(pagination(1, 20, null, 2, 3, 45));
-    expect(first.body.links).toEqual({ self: link(path(ws), 1, 20), first: link(path(ws), 1, 20), prev: null, next: link(path(ws), 2, 20), last: link(path(ws), 3, 20) });
+    expect(first.body.links).toEqual({
+      self: link(path(ws), 1, 20),
+      first: link(path(ws), 1, 20),
+      prev: null,
+      next: link(path(ws), 2, 20),
+      last: link(path(ws), 3, 20),
+    });
     const last = await api.call("GET", `/workspaces/${ws}/tasks?page%5Bnumber%5D=3`);
     expect(last.body.data.map((d: { id: string }) => d.id)).toEqual(expectedIds.slice(40));
     expect(last.body.meta.pagination).toEqual(pagination(3, 20, 2, null, 3, 45));
@@ -161,7 +174,9 @@ describe("run task emulator: the largest page (maxPageSize, pageSizeAboveMax)", 
     for (let i = 0; i < n; i++) api.emulator.runTask.addTask("emulator-org", { name: `t${i}` });
   };
   const REFUSED = (status: number, max: number) => ({
-    errors: [{ status: String(status), title: "invalid query parameter", detail: `page[size] must be at most ${max}`, source: { parameter: "page[size]" } }],
+    errors: [
+      { status: String(status), title: "invalid query parameter", detail: `page[size] must be at most ${max}`, source: { parameter: "page[size]" } },
+    ],
   });
 
   test("by default the maximum is 100 and larger sizes are clamped", async () => {
@@ -195,14 +210,18 @@ describe("run task emulator: the largest page (maxPageSize, pageSizeAboveMax)", 
     test("the workspace tasks list refuses it too", async () => {
       const ws = api.ws("network");
       api.emulator.runTask.addWorkspaceTask(ws, api.emulator.runTask.tasks()[0].id);
-      expect(await api.call("GET", `/workspaces/${ws}/tasks?page[size]=100`)).toEqual({ status: 400, contentType: "application/vnd.api+json", body: REFUSED(400, 20) });
+      expect(await api.call("GET", `/workspaces/${ws}/tasks?page[size]=100`)).toEqual({
+        status: 400,
+        contentType: "application/vnd.api+json",
+        body: REFUSED(400, 20),
+      });
       expect((await api.call("GET", `/workspaces/${ws}/tasks?page[size]=20`)).status).toBe(200);
     });
 
     test("a client that falls back to the server's default size and follows links.next gets every task", async () => {
       expect((await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100")).status).toBe(400);
       const seen: string[] = [];
-      for (let path: string | null = "/organizations/emulator-org/tasks"; path; ) {
+      for (let path: string | null = "/organizations/emulator-org/tasks"; path;) {
         const r = await api.call("GET", path);
         expect(r.status).toBe(200);
         expect(r.body.meta.pagination["page-size"]).toBe(20);
@@ -226,7 +245,11 @@ describe("run task emulator: the largest page (maxPageSize, pageSizeAboveMax)", 
 
   test("pageSizeRejectStatus 422 refuses with 422 instead", async () => {
     api = await RunTaskApi.start({ maxPageSize: 50, pageSizeAboveMax: "reject", pageSizeRejectStatus: 422 });
-    expect(await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100")).toEqual({ status: 422, contentType: "application/vnd.api+json", body: REFUSED(422, 50) });
+    expect(await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100")).toEqual({
+      status: 422,
+      contentType: "application/vnd.api+json",
+      body: REFUSED(422, 50),
+    });
   });
 
   test("a maximum below 20 is also the default page size", async () => {

@@ -86,11 +86,21 @@ describe("run task emulator: task endpoints", () => {
     expect(r.body.data.attributes).toEqual({ ...t.attributes, enabled: false });
     expect(api.emulator.runTask.tasks()[0].hmacKey).toBe("k1");
     // A partial global configuration changes only what it names.
-    const g = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { "global-configuration": { "enforcement-level": "mandatory" } } } });
+    const g = await api.call("PATCH", `/tasks/${t.id}`, {
+      data: { type: "tasks", attributes: { "global-configuration": { "enforcement-level": "mandatory" } } },
+    });
     expect(g.body.data.attributes["global-configuration"]).toEqual({ ...global, "enforcement-level": "mandatory" });
     // Rename, new url, empty description, key rotation in the sample spelling.
-    const u = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { name: "renamed", url: "http://other.example.com/x", description: "", hmac_key: "k2" } } });
-    expect(u.body.data.attributes).toMatchObject({ name: "renamed", url: "http://other.example.com/x", description: "", "hmac-key": null, enabled: false });
+    const u = await api.call("PATCH", `/tasks/${t.id}`, {
+      data: { type: "tasks", attributes: { name: "renamed", url: "http://other.example.com/x", description: "", hmac_key: "k2" } },
+    });
+    expect(u.body.data.attributes).toMatchObject({
+      name: "renamed",
+      url: "http://other.example.com/x",
+      description: "",
+      "hmac-key": null,
+      enabled: false,
+    });
     expect(api.emulator.runTask.tasks()[0].hmacKey).toBe("k2");
     expect(u.body.data.id).toBe(t.id);
   });
@@ -135,7 +145,11 @@ describe("run task emulator: task endpoints", () => {
   });
 
   test("an unknown organization is 404 for create and list", async () => {
-    expect(await api.call("POST", "/organizations/nope/tasks", taskBody({ name: "x" }))).toEqual({ status: 404, contentType: JSON_API, body: NOT_FOUND });
+    expect(await api.call("POST", "/organizations/nope/tasks", taskBody({ name: "x" }))).toEqual({
+      status: 404,
+      contentType: JSON_API,
+      body: NOT_FOUND,
+    });
     expect((await api.call("GET", "/organizations/nope/tasks")).status).toBe(404);
   });
 
@@ -190,7 +204,13 @@ describe("run task emulator: include", () => {
     const r = await api.call("GET", `/tasks/${taskA}?include=workspace_tasks.workspace`);
     expect(r.body.included.map((x: { type: string }) => x.type)).toEqual(["workspace-tasks", "workspace-tasks", "workspaces", "workspaces"]);
     expect(r.body.included.slice(2)).toEqual([
-      { id: wsNames.network, type: "workspaces", attributes: { name: "network" }, relationships: { organization: { data: { id: "emulator-org", type: "organizations" } } }, links: { self: `/api/v2/workspaces/${wsNames.network}` } },
+      {
+        id: wsNames.network,
+        type: "workspaces",
+        attributes: { name: "network" },
+        relationships: { organization: { data: { id: "emulator-org", type: "organizations" } } },
+        links: { self: `/api/v2/workspaces/${wsNames.network}` },
+      },
       expect.objectContaining({ id: wsNames.staging, attributes: { name: "app-staging" } }),
     ]);
   });
@@ -199,7 +219,12 @@ describe("run task emulator: include", () => {
     const r = await api.call("GET", "/organizations/emulator-org/tasks?include=workspace_tasks,workspace_tasks.workspace");
     const types = r.body.included.map((x: { type: string }) => x.type);
     expect(types.filter((t: string) => t === "workspace-tasks")).toHaveLength(3);
-    expect(r.body.included.filter((x: { type: string }) => x.type === "workspaces").map((x: { id: string }) => x.id).sort()).toEqual(Object.values(wsNames).sort());
+    expect(
+      r.body.included
+        .filter((x: { type: string }) => x.type === "workspaces")
+        .map((x: { id: string }) => x.id)
+        .sort(),
+    ).toEqual(Object.values(wsNames).sort());
   });
 
   test.each(["workspaces", "workspace_tasks.task", "workspace-tasks", "workspace_tasks,organization"])(
@@ -208,7 +233,16 @@ describe("run task emulator: include", () => {
       const expected = {
         status: 400,
         contentType: JSON_API,
-        body: { errors: [{ status: "400", title: "invalid query parameter", detail: expect.stringContaining("include takes workspace_tasks, workspace_tasks.workspace"), source: { parameter: "include" } }] },
+        body: {
+          errors: [
+            {
+              status: "400",
+              title: "invalid query parameter",
+              detail: expect.stringContaining("include takes workspace_tasks, workspace_tasks.workspace"),
+              source: { parameter: "include" },
+            },
+          ],
+        },
       };
       expect(await api.call("GET", `/tasks/${taskA}?include=${include}`)).toEqual(expected);
       expect(await api.call("GET", `/organizations/emulator-org/tasks?include=${include}`)).toEqual(expected);
@@ -230,7 +264,7 @@ describe("run task emulator: include", () => {
 });
 
 describe("run task emulator: rendering options and organization features", () => {
-  test("enabledAsString renders enabled as \"true\"/\"false\" everywhere, as the spec's samples do", async () => {
+  test('enabledAsString renders enabled as "true"/"false" everywhere, as the spec\'s samples do', async () => {
     api = await RunTaskApi.start({ enabledAsString: true });
     const t = await api.createTask("s");
     expect(t.attributes.enabled).toBe("true");
@@ -240,7 +274,9 @@ describe("run task emulator: rendering options and organization features", () =>
     expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data[0].attributes.enabled).toBe("false");
     // What the emulator holds stays a boolean, and the string form is accepted back in this mode only.
     expect(api.emulator.runTask.tasks()[0].enabled).toBe(false);
-    expect((await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { enabled: "true" } } })).body.data.attributes.enabled).toBe("true");
+    expect(
+      (await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { enabled: "true" } } })).body.data.attributes.enabled,
+    ).toBe("true");
   });
 
   test("by default enabled is a boolean, both ways", async () => {
@@ -270,7 +306,11 @@ describe("run task emulator: rendering options and organization features", () =>
     api.emulator.runTask.setFeature("emulator-org", false);
     expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes).not.toHaveProperty("global-configuration");
     api.emulator.runTask.setFeature("emulator-org", true);
-    expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes["global-configuration"]).toEqual({ enabled: true, stages: ["pre_plan"], "enforcement-level": "advisory" });
+    expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes["global-configuration"]).toEqual({
+      enabled: true,
+      stages: ["pre_plan"],
+      "enforcement-level": "advisory",
+    });
     expect(() => api.emulator.runTask.setFeature("nope", true)).toThrow('no organization "nope"');
   });
 });
@@ -293,9 +333,13 @@ describe("run task emulator: global-configuration in the show answer", () => {
     expect(shown.status).toBe(200);
     const { "global-configuration": _omitted, ...rest } = t.attributes;
     expect(shown.body.data).toEqual({ ...t, attributes: rest });
-    expect((await api.call("GET", `/tasks/${t.id}?include=workspace_tasks.workspace`)).body.data.attributes).not.toHaveProperty("global-configuration");
+    expect((await api.call("GET", `/tasks/${t.id}?include=workspace_tasks.workspace`)).body.data.attributes).not.toHaveProperty(
+      "global-configuration",
+    );
     expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data[0].attributes["global-configuration"]).toEqual(global);
-    const updated = await api.call("PATCH", `/tasks/${t.id}`, { data: { type: "tasks", attributes: { "global-configuration": { enabled: false } } } });
+    const updated = await api.call("PATCH", `/tasks/${t.id}`, {
+      data: { type: "tasks", attributes: { "global-configuration": { enabled: false } } },
+    });
     expect(updated.body.data.attributes["global-configuration"]).toEqual({ ...global, enabled: false });
     // What is held is unchanged by the rendering.
     expect(api.emulator.runTask.tasks()[0].global).toEqual({ enabled: false, stages: ["pre_plan", "post_apply"], enforcementLevel: "mandatory" });
@@ -309,7 +353,11 @@ describe("run task emulator: defaults, accessors and out-of-band changes", () =>
     expect(DEFAULT_RUNTASK_TOKEN).toBe("emulator-runtask-token");
     expect(DEFAULT_ORGANIZATION).toBe("emulator-org");
     const workspaces = emulator.runTask.workspaces();
-    expect(workspaces.map((w) => [w.organization, w.name])).toEqual([["emulator-org", "app-production"], ["emulator-org", "app-staging"], ["emulator-org", "network"]]);
+    expect(workspaces.map((w) => [w.organization, w.name])).toEqual([
+      ["emulator-org", "app-production"],
+      ["emulator-org", "app-staging"],
+      ["emulator-org", "network"],
+    ]);
     for (const w of workspaces) expect(w.id).toMatch(/^ws-[0-9A-Za-z]{16}$/);
     const t = await api.createTask("works");
     await api.associate(workspaces[0].id, t.id);
@@ -334,11 +382,21 @@ describe("run task emulator: defaults, accessors and out-of-band changes", () =>
     api = await RunTaskApi.start();
     const rt = api.emulator.runTask;
     const t = rt.addTask("emulator-org", { name: "seeded", hmacKey: "k" });
-    expect(t).toMatchObject({ category: "task", enabled: true, description: null, hmacKey: "k", global: { enabled: false, stages: [], enforcementLevel: null } });
+    expect(t).toMatchObject({
+      category: "task",
+      enabled: true,
+      description: null,
+      hmacKey: "k",
+      global: { enabled: false, stages: [], enforcementLevel: null },
+    });
     const ws = api.ws("network");
     const wt = rt.addWorkspaceTask(ws, t.id);
     expect(wt).toEqual({ id: expect.stringMatching(/^wstask-/), workspaceId: ws, taskId: t.id, enforcementLevel: "advisory", stages: ["post_plan"] });
-    expect((await api.call("GET", `/workspaces/${ws}/tasks/${wt.id}`)).body.data.attributes).toEqual({ "enforcement-level": "advisory", stage: "post_plan", stages: ["post_plan"] });
+    expect((await api.call("GET", `/workspaces/${ws}/tasks/${wt.id}`)).body.data.attributes).toEqual({
+      "enforcement-level": "advisory",
+      stage: "post_plan",
+      stages: ["post_plan"],
+    });
     expect((await api.call("GET", `/tasks/${t.id}`)).body.data.attributes).toMatchObject({ name: "seeded", "hmac-key": null });
     expect(() => rt.addTask("nope", { name: "x" })).toThrow(/no organization/);
     expect(() => rt.addWorkspaceTask("ws-nope", t.id)).toThrow(/no workspace/);

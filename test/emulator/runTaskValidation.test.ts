@@ -44,16 +44,44 @@ describe("run task emulator: 422 for malformed task bodies", () => {
     ["a description of 301 characters", attrs({ ...valid, description: "d".repeat(301) }), ["/data/attributes/description"]],
     ["a description that is no string", attrs({ ...valid, description: 12 }), ["/data/attributes/description"]],
     ["enabled that is no boolean", attrs({ ...valid, enabled: "yes" }), ["/data/attributes/enabled"]],
-    ["enabled as the string \"true\" (the spec types it bool)", attrs({ ...valid, enabled: "true" }), ["/data/attributes/enabled"]],
-    ["global enabled as the string \"false\"", attrs({ ...valid, "global-configuration": { enabled: "false" } }), ["/data/attributes/global-configuration/enabled"]],
+    ['enabled as the string "true" (the spec types it bool)', attrs({ ...valid, enabled: "true" }), ["/data/attributes/enabled"]],
+    [
+      'global enabled as the string "false"',
+      attrs({ ...valid, "global-configuration": { enabled: "false" } }),
+      ["/data/attributes/global-configuration/enabled"],
+    ],
     ["an hmac-key that is no string", attrs({ ...valid, "hmac-key": 5 }), ["/data/attributes/hmac-key"]],
     ["global-configuration that is no object", attrs({ ...valid, "global-configuration": true }), ["/data/attributes/global-configuration"]],
-    ["a hyphenated global stage", attrs({ ...valid, "global-configuration": { stages: ["post_plan", "pre-apply"] } }), ["/data/attributes/global-configuration/stages/1"]],
-    ["empty global stages (the spec: one or more)", attrs({ ...valid, "global-configuration": { enabled: false, stages: [] } }), ["/data/attributes/global-configuration/stages"]],
-    ["global stages that are no list", attrs({ ...valid, "global-configuration": { stages: "pre_plan" } }), ["/data/attributes/global-configuration/stages"]],
-    ["a global stage twice", attrs({ ...valid, "global-configuration": { stages: ["pre_plan", "pre_plan"] } }), ["/data/attributes/global-configuration/stages"]],
-    ["an unknown global enforcement level", attrs({ ...valid, "global-configuration": { "enforcement-level": "strict" } }), ["/data/attributes/global-configuration/enforcement-level"]],
-    ["global enabled that is no boolean", attrs({ ...valid, "global-configuration": { enabled: "on" } }), ["/data/attributes/global-configuration/enabled"]],
+    [
+      "a hyphenated global stage",
+      attrs({ ...valid, "global-configuration": { stages: ["post_plan", "pre-apply"] } }),
+      ["/data/attributes/global-configuration/stages/1"],
+    ],
+    [
+      "empty global stages (the spec: one or more)",
+      attrs({ ...valid, "global-configuration": { enabled: false, stages: [] } }),
+      ["/data/attributes/global-configuration/stages"],
+    ],
+    [
+      "global stages that are no list",
+      attrs({ ...valid, "global-configuration": { stages: "pre_plan" } }),
+      ["/data/attributes/global-configuration/stages"],
+    ],
+    [
+      "a global stage twice",
+      attrs({ ...valid, "global-configuration": { stages: ["pre_plan", "pre_plan"] } }),
+      ["/data/attributes/global-configuration/stages"],
+    ],
+    [
+      "an unknown global enforcement level",
+      attrs({ ...valid, "global-configuration": { "enforcement-level": "strict" } }),
+      ["/data/attributes/global-configuration/enforcement-level"],
+    ],
+    [
+      "global enabled that is no boolean",
+      attrs({ ...valid, "global-configuration": { enabled: "on" } }),
+      ["/data/attributes/global-configuration/enabled"],
+    ],
     [
       "several faults at once, each reported",
       attrs({ name: "bad name", url: "ftp://x", category: "hook", description: "x".repeat(301) }),
@@ -71,7 +99,9 @@ describe("run task emulator: 422 for malformed task bodies", () => {
   test("a description of 300 characters is accepted, counted in characters, not UTF-16 units", async () => {
     const t = await api.createTask("long", { description: "\u{1F680}".repeat(300) });
     expect([...t.attributes.description]).toHaveLength(300);
-    expect422(await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "longer", description: "\u{1F680}".repeat(301) })), ["/data/attributes/description"]);
+    expect422(await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "longer", description: "\u{1F680}".repeat(301) })), [
+      "/data/attributes/description",
+    ]);
   });
 
   test("names of letters, digits, - and _ are accepted", async () => {
@@ -125,10 +155,26 @@ describe("run task emulator: 422 for malformed workspace task bodies", () => {
     ["stages that are no list", () => body({ "enforcement-level": "advisory", stages: "post_plan" }), ["/data/attributes/stages"]],
     ["an unknown stage in stages", () => body({ "enforcement-level": "advisory", stages: ["pre_plan", "post-plan"] }), ["/data/attributes/stages/1"]],
     ["a stage twice in stages", () => body({ "enforcement-level": "advisory", stages: ["post_plan", "post_plan"] }), ["/data/attributes/stages"]],
-    ["no relationships", () => ({ data: { type: "workspace-tasks", attributes: { "enforcement-level": "advisory" } } }), ["/data/relationships/task/data"]],
-    ["a task relationship of the wrong type", () => ({ data: { ...body({ "enforcement-level": "advisory" }).data, relationships: { task: { data: { id: taskId, type: "task" } } } } }), ["/data/relationships/task/data"]],
-    ["a task relationship without id", () => ({ data: { ...body({ "enforcement-level": "advisory" }).data, relationships: { task: { data: { type: "tasks" } } } } }), ["/data/relationships/task/data"]],
-    ["several faults at once", () => ({ data: { type: "workspace-tasks", attributes: { "enforcement-level": "hard", stages: ["later"] } } }), ["/data/attributes/enforcement-level", "/data/attributes/stages/0", "/data/relationships/task/data"]],
+    [
+      "no relationships",
+      () => ({ data: { type: "workspace-tasks", attributes: { "enforcement-level": "advisory" } } }),
+      ["/data/relationships/task/data"],
+    ],
+    [
+      "a task relationship of the wrong type",
+      () => ({ data: { ...body({ "enforcement-level": "advisory" }).data, relationships: { task: { data: { id: taskId, type: "task" } } } } }),
+      ["/data/relationships/task/data"],
+    ],
+    [
+      "a task relationship without id",
+      () => ({ data: { ...body({ "enforcement-level": "advisory" }).data, relationships: { task: { data: { type: "tasks" } } } } }),
+      ["/data/relationships/task/data"],
+    ],
+    [
+      "several faults at once",
+      () => ({ data: { type: "workspace-tasks", attributes: { "enforcement-level": "hard", stages: ["later"] } } }),
+      ["/data/attributes/enforcement-level", "/data/attributes/stages/0", "/data/relationships/task/data"],
+    ],
   ])("associate with %s", async (_, make, pointers) => {
     expect422(await api.call("POST", `/workspaces/${ws}/tasks`, make()), pointers);
     expect(api.emulator.runTask.workspaceTasks()).toEqual([]);
@@ -169,7 +215,9 @@ describe("run task emulator: 422 for malformed workspace task bodies", () => {
   ])("update with %s is 422 and changes nothing", async (_, attributes, pointers) => {
     const wt = await api.associate(ws, taskId, { "enforcement-level": "advisory", stages: ["pre_plan"] });
     expect422(await api.call("PATCH", `/workspaces/${ws}/tasks/${wt.id}`, { data: { type: "workspace-tasks", attributes } }), pointers);
-    expect(api.emulator.runTask.workspaceTasks()).toEqual([{ id: wt.id, workspaceId: ws, taskId, enforcementLevel: "advisory", stages: ["pre_plan"] }]);
+    expect(api.emulator.runTask.workspaceTasks()).toEqual([
+      { id: wt.id, workspaceId: ws, taskId, enforcementLevel: "advisory", stages: ["pre_plan"] },
+    ]);
   });
 
   test("update with a wrong data.type is 422", async () => {

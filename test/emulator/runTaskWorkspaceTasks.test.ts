@@ -19,7 +19,13 @@ describe("run task emulator: workspace task endpoints", () => {
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
     expect(r).toEqual({ status: 204, contentType: undefined, body: undefined });
     const [held] = api.emulator.runTask.workspaceTasks();
-    expect(held).toEqual({ id: expect.stringMatching(/^wstask-[0-9A-Za-z]{16}$/), workspaceId: ws, taskId, enforcementLevel: "advisory", stages: ["post_plan"] });
+    expect(held).toEqual({
+      id: expect.stringMatching(/^wstask-[0-9A-Za-z]{16}$/),
+      workspaceId: ws,
+      taskId,
+      enforcementLevel: "advisory",
+      stages: ["post_plan"],
+    });
     // The association is found through the list, as a client that got no body finds it.
     expect((await api.call("GET", `/workspaces/${ws}/tasks`)).body.data).toEqual([
       {
@@ -131,7 +137,7 @@ describe("run task emulator: workspace task endpoints", () => {
   });
 });
 
-describe("run task emulator: associate answering 201 (associateResponse \"201\")", () => {
+describe('run task emulator: associate answering 201 (associateResponse "201")', () => {
   test("201 with the whole document, as the spec's sample shows; the default stage is post_plan", async () => {
     api = await RunTaskApi.start({ associateResponse: "201" });
     const taskId = (await api.createTask("loud")).id;
@@ -165,7 +171,10 @@ describe("run task emulator: associate answering 201 (associateResponse \"201\")
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId, { "enforcement-level": "mandatory", stages: ["pre_apply"] }));
     expect(r.status).toBe(expected);
     expect((await api.call("GET", `/workspaces/${ws}/tasks`)).body.data).toEqual([
-      expect.objectContaining({ attributes: { "enforcement-level": "mandatory", stage: "pre_apply", stages: ["pre_apply"] }, relationships: expect.objectContaining({ task: { data: { id: taskId, type: "tasks" } } }) }),
+      expect.objectContaining({
+        attributes: { "enforcement-level": "mandatory", stage: "pre_apply", stages: ["pre_apply"] },
+        relationships: expect.objectContaining({ task: { data: { id: taskId, type: "tasks" } } }),
+      }),
     ]);
     const dup = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
     expect(dup.status).toBe(422);

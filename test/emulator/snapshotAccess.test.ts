@@ -23,7 +23,11 @@ describe("snapshot emulator: token, sudo, namespace and license", () => {
     ["a token named like an object property", "constructor"],
   ])("%s is 403 on every endpoint, status included", async (_, token) => {
     for (const [method, path, body] of [...CONFIG_CALLS, ["GET", "/status/a"] as [string, string]]) {
-      expect({ method, ...(await api.call(method, path, body, { token })) }).toEqual({ method, status: 403, body: { errors: ["permission denied"] } });
+      expect({ method, ...(await api.call(method, path, body, { token })) }).toEqual({
+        method,
+        status: 403,
+        body: { errors: ["permission denied"] },
+      });
     }
   });
 
@@ -43,18 +47,25 @@ describe("snapshot emulator: token, sudo, namespace and license", () => {
     expect((await api.call("POST", "/config/a", localConfig(), { token: "root", namespace })).status).toBe(204);
   });
 
-  test.each(["ns1", "ns1/", "ns1/ns2", "admin"])("any other namespace (%s) is 404 unsupported path, before the token is looked at", async (namespace) => {
-    for (const token of ["root", "not-a-token"]) {
-      const r = await api.call("LIST", "/config", undefined, { token, namespace });
-      expect(r.status).toBe(404);
-      expect(r.body.errors).toHaveLength(1);
-      expect(r.body.errors[0]).toContain(UNSUPPORTED);
-      expect(r.body.errors[0]).toContain(`namespace "${namespace}"`);
-    }
-  });
+  test.each(["ns1", "ns1/", "ns1/ns2", "admin"])(
+    "any other namespace (%s) is 404 unsupported path, before the token is looked at",
+    async (namespace) => {
+      for (const token of ["root", "not-a-token"]) {
+        const r = await api.call("LIST", "/config", undefined, { token, namespace });
+        expect(r.status).toBe(404);
+        expect(r.body.errors).toHaveLength(1);
+        expect(r.body.errors[0]).toContain(UNSUPPORTED);
+        expect(r.body.errors[0]).toContain(`namespace "${namespace}"`);
+      }
+    },
+  );
 
   test("outside the root namespace even a method a path does not take is 404 unsupported path, not 405", async () => {
-    for (const [method, path] of [["GET", "/config"], ["PUT", "/config/a"], ["PATCH", "/status/a"]]) {
+    for (const [method, path] of [
+      ["GET", "/config"],
+      ["PUT", "/config/a"],
+      ["PATCH", "/status/a"],
+    ]) {
       const r = await api.call(method, path, undefined, { token: "root", namespace: "team-a" });
       expect({ method, status: r.status }).toEqual({ method, status: 404 });
       expect(r.body.errors[0]).toMatch(/restricted to the root namespace/);
@@ -97,8 +108,16 @@ describe("snapshot emulator: unknown routes", () => {
   });
 
   test("a known path with a method it does not take is 405 unsupported operation", async () => {
-    for (const [method, path] of [["PATCH", "/config/a"], ["POST", "/config"], ["DELETE", "/status/a"]]) {
-      expect({ method, ...(await api.call(method, path, {})) }).toEqual({ method, status: 405, body: { errors: ["1 error occurred:\n\t* unsupported operation\n\n"] } });
+    for (const [method, path] of [
+      ["PATCH", "/config/a"],
+      ["POST", "/config"],
+      ["DELETE", "/status/a"],
+    ]) {
+      expect({ method, ...(await api.call(method, path, {})) }).toEqual({
+        method,
+        status: 405,
+        body: { errors: ["1 error occurred:\n\t* unsupported operation\n\n"] },
+      });
     }
   });
 });

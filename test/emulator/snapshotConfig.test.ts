@@ -15,7 +15,16 @@ describe("snapshot emulator: configuration endpoints", () => {
     expect(await api.call("POST", "/config/nightly", localConfig())).toEqual({ status: 204, body: undefined });
     expect(await api.call("GET", "/config/nightly")).toEqual({
       status: 200,
-      body: { data: { interval: 3600, retain: 1, path_prefix: "/tmp/snapshots", file_prefix: "service-snapshot", storage_type: "local", local_max_space: 1_000_000 } },
+      body: {
+        data: {
+          interval: 3600,
+          retain: 1,
+          path_prefix: "/tmp/snapshots",
+          file_prefix: "service-snapshot",
+          storage_type: "local",
+          local_max_space: 1_000_000,
+        },
+      },
     });
   });
 
@@ -55,13 +64,29 @@ describe("snapshot emulator: configuration endpoints", () => {
     await api.write("s", localConfig());
     expect(await api.call("GET", "/status/s")).toEqual({
       status: 200,
-      body: { data: { snapshot_start: "", snapshot_url: "", last_snapshot_start: "", last_snapshot_end: "", last_snapshot_url: "", last_snapshot_error: "" } },
+      body: {
+        data: {
+          snapshot_start: "",
+          snapshot_url: "",
+          last_snapshot_start: "",
+          last_snapshot_end: "",
+          last_snapshot_url: "",
+          last_snapshot_error: "",
+        },
+      },
     });
   });
 
   test("each cloud type keeps the fields of its group", async () => {
     const configs: Record<string, Record<string, unknown>> = {
-      s3: { storage_type: "cloudA-s3", path_prefix: "backups", cloudA_s3_bucket: "b", cloudA_s3_region: "r", cloudA_s3_endpoint: "http://127.0.0.1:9000", cloudA_s3_force_path_style: true },
+      s3: {
+        storage_type: "cloudA-s3",
+        path_prefix: "backups",
+        cloudA_s3_bucket: "b",
+        cloudA_s3_region: "r",
+        cloudA_s3_endpoint: "http://127.0.0.1:9000",
+        cloudA_s3_force_path_style: true,
+      },
       gcs: { storage_type: "cloudC-gcs", path_prefix: "backups/", cloudC_gcs_bucket: "b", cloudC_disable_tls: false },
       blob: { storage_type: "cloudB-blob", path_prefix: "backups/", cloudB_container_name: "c", cloudB_auth_mode: "managed", cloudB_client_id: "id" },
     };
@@ -74,12 +99,37 @@ describe("snapshot emulator: configuration endpoints", () => {
 
 describe("snapshot emulator: credentials in reads (echoCredentials)", () => {
   const s3 = {
-    interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r",
-    cloudA_access_key_id: "AKID", cloudA_secret_access_key: "secret", cloudA_session_token: "session",
+    interval: 60,
+    path_prefix: "p",
+    storage_type: "cloudA-s3",
+    cloudA_s3_bucket: "b",
+    cloudA_s3_region: "r",
+    cloudA_access_key_id: "AKID",
+    cloudA_secret_access_key: "secret",
+    cloudA_session_token: "session",
   };
-  const gcs = { interval: 60, path_prefix: "p/", storage_type: "cloudC-gcs", cloudC_gcs_bucket: "b", cloudC_service_account_key: '{"type":"service_account"}' };
-  const blob = { interval: 60, path_prefix: "p/", storage_type: "cloudB-blob", cloudB_container_name: "c", cloudB_auth_mode: "shared", cloudB_account_key: "key" };
-  const CREDENTIALS = ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_session_token", "cloudC_service_account_key", "cloudB_account_key"];
+  const gcs = {
+    interval: 60,
+    path_prefix: "p/",
+    storage_type: "cloudC-gcs",
+    cloudC_gcs_bucket: "b",
+    cloudC_service_account_key: '{"type":"service_account"}',
+  };
+  const blob = {
+    interval: 60,
+    path_prefix: "p/",
+    storage_type: "cloudB-blob",
+    cloudB_container_name: "c",
+    cloudB_auth_mode: "shared",
+    cloudB_account_key: "key",
+  };
+  const CREDENTIALS = [
+    "cloudA_access_key_id",
+    "cloudA_secret_access_key",
+    "cloudA_session_token",
+    "cloudC_service_account_key",
+    "cloudB_account_key",
+  ];
 
   test("by default a read carries every parameter of the storage type, credentials included, as the spec's read shape says", async () => {
     api = await SnapshotApi.start();

@@ -6,16 +6,43 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-const s3 = (extra: Record<string, unknown> = {}) => ({ interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r", ...extra });
-const gcs = (extra: Record<string, unknown> = {}) => ({ interval: 60, path_prefix: "p/", storage_type: "cloudC-gcs", cloudC_gcs_bucket: "b", ...extra });
-const blob = (extra: Record<string, unknown> = {}) => ({ interval: 60, path_prefix: "p/", storage_type: "cloudB-blob", cloudB_container_name: "c", ...extra });
+const s3 = (extra: Record<string, unknown> = {}) => ({
+  interval: 60,
+  path_prefix: "p",
+  storage_type: "cloudA-s3",
+  cloudA_s3_bucket: "b",
+  cloudA_s3_region: "r",
+  ...extra,
+});
+const gcs = (extra: Record<string, unknown> = {}) => ({
+  interval: 60,
+  path_prefix: "p/",
+  storage_type: "cloudC-gcs",
+  cloudC_gcs_bucket: "b",
+  ...extra,
+});
+const blob = (extra: Record<string, unknown> = {}) => ({
+  interval: 60,
+  path_prefix: "p/",
+  storage_type: "cloudB-blob",
+  cloudB_container_name: "c",
+  ...extra,
+});
 const without = (body: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== key));
 
 describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
   test.each<[string, unknown, string[]]>([
     ["a body that is no object", [1, 2], ["request body must be a JSON object"]],
-    ["no storage_type", without(localConfig(), "storage_type"), ["storage_type is required", "unknown field local_max_space for storage_type=undefined"]],
-    ["an unknown storage_type", localConfig({ storage_type: "tape" }), ["storage_type must be one of local, cloudA-s3, cloudC-gcs, cloudB-blob", "unknown field local_max_space for storage_type=tape"]],
+    [
+      "no storage_type",
+      without(localConfig(), "storage_type"),
+      ["storage_type is required", "unknown field local_max_space for storage_type=undefined"],
+    ],
+    [
+      "an unknown storage_type",
+      localConfig({ storage_type: "tape" }),
+      ["storage_type must be one of local, cloudA-s3, cloudC-gcs, cloudB-blob", "unknown field local_max_space for storage_type=tape"],
+    ],
     ["no interval", without(localConfig(), "interval"), ["interval is required"]],
     ["an interval of 0", localConfig({ interval: 0 }), ["invalid interval 0"]],
     ["a negative interval", localConfig({ interval: -60 }), ["invalid interval -60"]],
@@ -33,7 +60,11 @@ describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
     ["an unknown field", localConfig({ compress: true }), ["unknown field compress for storage_type=local"]],
     ["no bucket for cloudA-s3", without(s3(), "cloudA_s3_bucket"), ["cloudA_s3_bucket is required for storage_type=cloudA-s3"]],
     ["no region for cloudA-s3", without(s3(), "cloudA_s3_region"), ["cloudA_s3_region is required for storage_type=cloudA-s3"]],
-    ["KMS and AES256 together", s3({ cloudA_s3_enable_kms: true, cloudA_s3_server_side_encryption: true }), ["cloudA_s3_enable_kms cannot be combined with cloudA_s3_server_side_encryption"]],
+    [
+      "KMS and AES256 together",
+      s3({ cloudA_s3_enable_kms: true, cloudA_s3_server_side_encryption: true }),
+      ["cloudA_s3_enable_kms cannot be combined with cloudA_s3_server_side_encryption"],
+    ],
     ["a string where a boolean goes", s3({ cloudA_s3_disable_tls: "yes" }), ["cloudA_s3_disable_tls must be a boolean"]],
     ["a number where a string goes", s3({ cloudA_s3_bucket: 7 }), ["cloudA_s3_bucket must be a string"]],
     ["a boolean written as a string", s3({ cloudA_s3_disable_tls: "true" }), ["cloudA_s3_disable_tls must be a boolean"]],
@@ -50,7 +81,10 @@ describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
   });
 
   test("a body that is not JSON is 400", async () => {
-    expect(await api.call("POST", "/config/x", undefined, { raw: "{not json" })).toEqual({ status: 400, body: { errors: ["request body must be a JSON object"] } });
+    expect(await api.call("POST", "/config/x", undefined, { raw: "{not json" })).toEqual({
+      status: 400,
+      body: { errors: ["request body must be a JSON object"] },
+    });
   });
 
   test("the trailing / is optional for local and cloudA-s3", async () => {
@@ -71,7 +105,10 @@ describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
     expect((await api.call("GET", "/config/a")).body.data).toMatchObject({ retain: 3, local_max_space: 1000 });
     await api.write("b", s3({ cloudA_s3_disable_tls: "true", cloudA_s3_force_path_style: false }));
     expect((await api.call("GET", "/config/b")).body.data).toMatchObject({ cloudA_s3_disable_tls: true, cloudA_s3_force_path_style: false });
-    expect(await api.call("POST", "/config/c", localConfig({ retain: "three" }))).toEqual({ status: 400, body: { errors: ["retain must be a positive integer"] } });
+    expect(await api.call("POST", "/config/c", localConfig({ retain: "three" }))).toEqual({
+      status: 400,
+      body: { errors: ["retain must be a positive integer"] },
+    });
   });
 
   test("a failed POST leaves an existing configuration as it was", async () => {

@@ -2,7 +2,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../../emulator/runtask/service";
-import { createConsumerProject, dynamicProviderPlugin, Engine, plainConfig, type ConsumerProject, type StackConfig, type StepEvent } from "../../engine";
+import {
+  createConsumerProject,
+  dynamicProviderPlugin,
+  Engine,
+  plainConfig,
+  type ConsumerProject,
+  type StackConfig,
+  type StepEvent,
+} from "../../engine";
 
 /**
  * The engine driver's handling of a program of its own directory: the program runs under mocks with its stack

@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_RUNTASK_TOKEN } from "../../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
-import { createConsumerProject, dynamicProviderPlugin, Engine, plainConfig, type ConsumerProject, type StackConfig, type StackOutputs, type StackState } from "../../engine";
+import {
+  createConsumerProject,
+  dynamicProviderPlugin,
+  Engine,
+  plainConfig,
+  type ConsumerProject,
+  type StackConfig,
+  type StackOutputs,
+  type StackState,
+} from "../../engine";
 import { REPO } from "../support/demoCommand";
 import { stageExample } from "../support/exampleProject";
 
@@ -84,8 +93,16 @@ const EXAMPLES: Example[] = [
       "cloud-snapshots:gcsServiceAccountKey": { value: '{"type":"service_account","private_key":"canary-example-gcs-key"}', secret: true },
     }),
     afterUp(e, outputs, state) {
-      expect(e.snapshot.configs.get("offsite-s3")?.config).toMatchObject({ storage_type: "cloudA-s3", cloudA_s3_bucket: "snapshots-cluster-a", cloudA_s3_kms_key: "alias/snapshots" });
-      expect(e.snapshot.configs.get("offsite-gcs")?.config).toMatchObject({ storage_type: "cloudC-gcs", cloudC_gcs_bucket: "snapshots-cluster-a", path_prefix: "cluster-a/" });
+      expect(e.snapshot.configs.get("offsite-s3")?.config).toMatchObject({
+        storage_type: "cloudA-s3",
+        cloudA_s3_bucket: "snapshots-cluster-a",
+        cloudA_s3_kms_key: "alias/snapshots",
+      });
+      expect(e.snapshot.configs.get("offsite-gcs")?.config).toMatchObject({
+        storage_type: "cloudC-gcs",
+        cloudC_gcs_bucket: "snapshots-cluster-a",
+        path_prefix: "cluster-a/",
+      });
       expect(outputs.configurations).toEqual({ value: ["offsite-s3", "offsite-gcs"], secret: false });
       expect(outputs.s3AccessKeyId).toEqual({ value: "canary-example-access-key-id", secret: true });
       expect(state.get("offsite-s3")?.secretOutputs).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey"]);
@@ -138,7 +155,11 @@ const EXAMPLES: Example[] = [
     afterUp(e, outputs, state) {
       // Taken over, not created again: the same objects, with the program's settings.
       expect(e.snapshot.configs.size).toBe(1);
-      expect(e.snapshot.configs.get("nightly")?.config).toMatchObject({ interval: 86400, retain: 7, path_prefix: "/var/lib/storage-service/snapshots" });
+      expect(e.snapshot.configs.get("nightly")?.config).toMatchObject({
+        interval: 86400,
+        retain: 7,
+        path_prefix: "/var/lib/storage-service/snapshots",
+      });
       const [task] = tasksNamed(e, "security-scan");
       expect(e.runTask.store.tasks.size).toBe(1);
       expect(task).toMatchObject({ url: "https://scanner.example.com/run-task", description: "Security scan of every plan" });
@@ -164,7 +185,12 @@ const EXAMPLES: Example[] = [
     // As the workflow's offline check sets it: the reviewed config, the credentials from the environment.
     config: () => ({
       "platform-gitops:policyCheckUrl": { value: "https://policy.example.com/run-task" },
-      "platform-gitops:workspaces": { value: JSON.stringify([{ id: WS1, enforcementLevel: "mandatory" }, { id: WS2, enforcementLevel: "advisory" }]) },
+      "platform-gitops:workspaces": {
+        value: JSON.stringify([
+          { id: WS1, enforcementLevel: "mandatory" },
+          { id: WS2, enforcementLevel: "advisory" },
+        ]),
+      },
     }),
     env: (e) => ({
       SERVICE_ADDR: e.url,
@@ -199,7 +225,9 @@ const EXAMPLES: Example[] = [
       const [cost] = tasksNamed(e, "cost-estimate");
       expect(policy.hmacKey).toBe(HMAC);
       const attached = [...e.runTask.store.workspaceTasks.values()].map((a) => `${a.taskId} ${a.workspaceId} ${a.enforcementLevel}`).sort();
-      expect(attached).toEqual([`${policy.id} ${WS1} mandatory`, `${policy.id} ${WS2} mandatory`, `${cost.id} ${WS1} advisory`, `${cost.id} ${WS2} advisory`].sort());
+      expect(attached).toEqual(
+        [`${policy.id} ${WS1} mandatory`, `${policy.id} ${WS2} mandatory`, `${cost.id} ${WS1} advisory`, `${cost.id} ${WS2} advisory`].sort(),
+      );
       // The program's outputs, typed as ProvisionedOutputs.
       expect(outputs.runTasks.value).toMatchObject({ "policy-check": { id: policy.id, organization: ORG }, "cost-estimate": { id: cost.id } });
       expect(outputs.snapshots.value).toMatchObject({ "platform-daily": { name: "platform-daily", interval: 86400 } });

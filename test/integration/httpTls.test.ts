@@ -15,10 +15,27 @@ let caPem: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tls-"));
   // A throwaway CA-signed-by-itself certificate for 127.0.0.1, made fresh for each run.
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"),
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   caPem = readFileSync(join(dir, "cert.pem"), "utf8");
   writeFileSync(join(dir, "ca.pem"), caPem);
   server = createServer({ key: readFileSync(join(dir, "key.pem")), cert: caPem }, (_req, res) => {

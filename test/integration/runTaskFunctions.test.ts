@@ -13,11 +13,25 @@ beforeAll(async () => {
   Object.assign(process.env, { RUNTASK_ADDR: emulator.url, RUNTASK_TOKEN: DEFAULT_RUNTASK_TOKEN, RUNTASK_ORGANIZATION: "emulator-org" });
   const store = emulator.runTask.store;
   for (let i = 0; i < 150; i++) {
-    store.addTask({ organization: "emulator-org", name: `t-${i}`, url: `https://h.example/${i}`, category: "task", description: i === 149 ? "last" : null, hmacKey: "k", enabled: i % 2 === 0, global: { enabled: false, stages: [], enforcementLevel: null } });
+    store.addTask({
+      organization: "emulator-org",
+      name: `t-${i}`,
+      url: `https://h.example/${i}`,
+      category: "task",
+      description: i === 149 ? "last" : null,
+      hmacKey: "k",
+      enabled: i % 2 === 0,
+      global: { enabled: false, stages: [], enforcementLevel: null },
+    });
   }
   const last = [...store.tasks.values()][149];
   for (const name of ["app-production", "network"]) {
-    store.addWorkspaceTask({ workspaceId: emulator.runTask.workspace(name).id, taskId: last.id, enforcementLevel: "mandatory", stages: ["pre_plan"] });
+    store.addWorkspaceTask({
+      workspaceId: emulator.runTask.workspace(name).id,
+      taskId: last.id,
+      enforcementLevel: "mandatory",
+      stages: ["pre_plan"],
+    });
   }
 });
 
@@ -35,7 +49,10 @@ describe("program-side run task functions", () => {
     expect(all[0]).toMatchObject({ name: "t-0", enabled: true, organization: "emulator-org", category: "task" });
     expect(all[1].enabled).toBe(false);
     expect(emulator.requests.byRoute()).toEqual({ "GET /api/v2/organizations/:org/tasks": 2 });
-    expect(emulator.requests.entries.map((e) => e.path)).toEqual(["/api/v2/organizations/emulator-org/tasks", "/api/v2/organizations/emulator-org/tasks"]);
+    expect(emulator.requests.entries.map((e) => e.path)).toEqual([
+      "/api/v2/organizations/emulator-org/tasks",
+      "/api/v2/organizations/emulator-org/tasks",
+    ]);
   });
 
   test("listRunTasks with include lists the workspace associations", async () => {
@@ -57,7 +74,9 @@ describe("program-side run task functions", () => {
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ workspaceId: ws, enforcementLevel: "mandatory", stages: ["pre_plan"] });
     expect(await getWorkspaceRunTask({ workspaceId: ws, taskId: list[0].taskId })).toEqual(list[0]);
-    await expect(getWorkspaceRunTask({ workspaceId: ws, taskId: "task-x" })).rejects.toThrow(`getWorkspaceRunTask: could not find task "task-x" in workspace "${ws}"`);
+    await expect(getWorkspaceRunTask({ workspaceId: ws, taskId: "task-x" })).rejects.toThrow(
+      `getWorkspaceRunTask: could not find task "task-x" in workspace "${ws}"`,
+    );
   });
 
   test("page[number] and page[size] reach the service percent-encoded", async () => {

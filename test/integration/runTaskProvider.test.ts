@@ -31,18 +31,36 @@ const checkedAssoc = async (news: Props, olds: Props = {}): Promise<Props> => {
 const lastBody = () => emulator.runTask.received.at(-1)?.body as any;
 const seedTasks = (n: number) => {
   for (let i = 0; i < n; i++) {
-    emulator.runTask.store.addTask({ organization: "emulator-org", name: `seed-${i}`, url: "https://x.example", category: "task", description: null, hmacKey: null, enabled: true, global: { enabled: false, stages: [], enforcementLevel: null } });
+    emulator.runTask.store.addTask({
+      organization: "emulator-org",
+      name: `seed-${i}`,
+      url: "https://x.example",
+      category: "task",
+      description: null,
+      hmacKey: null,
+      enabled: true,
+      global: { enabled: false, stages: [], enforcementLevel: null },
+    });
   }
 };
 const scanner = { name: "scanner", url: "https://hooks.example.com/scan", hmacKey: "hmac-canary-1" };
 
 describe("RunTask provider against the emulator", () => {
   test("create: one POST, normalised outputs, the key reaches the service", async () => {
-    const { id, outs } = await tasks.create(await checkedTask({ ...scanner, description: "scans plans", global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" } }));
+    const { id, outs } = await tasks.create(
+      await checkedTask({ ...scanner, description: "scans plans", global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" } }),
+    );
     expect(id).toMatch(/^task-/);
     expect(outs).toEqual({
-      organization: "emulator-org", name: "scanner", url: scanner.url, description: "scans plans", category: "task", hmacKey: "hmac-canary-1",
-      enabled: true, global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" }, taskId: id,
+      organization: "emulator-org",
+      name: "scanner",
+      url: scanner.url,
+      description: "scans plans",
+      category: "task",
+      hmacKey: "hmac-canary-1",
+      enabled: true,
+      global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "advisory" },
+      taskId: id,
     });
     expect(emulator.requests.byRoute()).toEqual({ "POST /api/v2/organizations/:org/tasks": 1 });
     expect(emulator.runTask.store.tasks.get(id)?.hmacKey).toBe("hmac-canary-1");
@@ -50,7 +68,16 @@ describe("RunTask provider against the emulator", () => {
 
   test("a taken name fails with advice; adopt finds it past the first pages and takes it over", async () => {
     seedTasks(150);
-    emulator.runTask.store.addTask({ organization: "emulator-org", name: "scanner", url: "https://old.example", category: "task", description: null, hmacKey: null, enabled: false, global: { enabled: false, stages: [], enforcementLevel: null } });
+    emulator.runTask.store.addTask({
+      organization: "emulator-org",
+      name: "scanner",
+      url: "https://old.example",
+      category: "task",
+      description: null,
+      hmacKey: null,
+      enabled: false,
+      global: { enabled: false, stages: [], enforcementLevel: null },
+    });
     await expect(tasks.create(await checkedTask(scanner))).rejects.toThrow(
       'a run task named "scanner" already exists in organization "emulator-org": set adopt: true to take it over, or choose another name',
     );
@@ -133,7 +160,9 @@ describe("RunTask provider against the emulator", () => {
     await start({ unknownTokenStatus: 401 });
     configureProvider({ "runtask:address": emulator.url, "runtask:token": "wrong-token-canary", "runtask:organization": "emulator-org" });
     const err = await tasks.create(await checkedTask(scanner)).catch((e: Error) => e);
-    expect((err as Error).message).toBe("run task service: POST /organizations/emulator-org/tasks failed (HTTP 401): unauthorized; the token is not valid (runtask:token / RUNTASK_TOKEN)");
+    expect((err as Error).message).toBe(
+      "run task service: POST /organizations/emulator-org/tasks failed (HTTP 401): unauthorized; the token is not valid (runtask:token / RUNTASK_TOKEN)",
+    );
   });
 });
 
@@ -146,7 +175,14 @@ describe("WorkspaceRunTask provider against the emulator", () => {
     const inputs = await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory", stages: ["post_plan", "pre_plan"] });
     const { id, outs } = await wsTasks.create(inputs);
     expect(id).toMatch(/^wstask-/);
-    expect(outs).toEqual({ workspaceId: ws(), taskId, enforcementLevel: "advisory", stages: ["post_plan", "pre_plan"], stage: "post_plan", workspaceTaskId: id });
+    expect(outs).toEqual({
+      workspaceId: ws(),
+      taskId,
+      enforcementLevel: "advisory",
+      stages: ["post_plan", "pre_plan"],
+      stage: "post_plan",
+      workspaceTaskId: id,
+    });
     const read = await wsTasks.read(id, outs!);
     expect(read).toEqual({ id, props: outs, inputs: { workspaceId: ws(), taskId, enforcementLevel: "advisory", stages: ["post_plan", "pre_plan"] } });
     expect((await wsTasks.diff(id, read.props!, inputs)).changes).toBe(false);
@@ -199,6 +235,8 @@ describe("WorkspaceRunTask provider against the emulator", () => {
 
   test("a missing workspace is explained", async () => {
     const taskId = await newTask();
-    await expect(wsTasks.create(await checkedAssoc({ workspaceId: "ws-missing", taskId, enforcementLevel: "advisory" }))).rejects.toThrow(/HTTP 404\): not found; missing or not authorized/);
+    await expect(wsTasks.create(await checkedAssoc({ workspaceId: "ws-missing", taskId, enforcementLevel: "advisory" }))).rejects.toThrow(
+      /HTTP 404\): not found; missing or not authorized/,
+    );
   });
 });

@@ -26,7 +26,10 @@ async function start(options: RunTaskEmulatorOptions = {}, address?: (url: strin
 }
 
 function useToken(token: string, address: (url: string) => string = (url) => url): void {
-  configureProvider({ "runtask:address": address(emulator.url), "runtask:token": token, "runtask:organization": "emulator-org" }, { retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+  configureProvider(
+    { "runtask:address": address(emulator.url), "runtask:token": token, "runtask:organization": "emulator-org" },
+    { retry: { baseDelayMs: 5, maxDelayMs: 20 } },
+  );
 }
 
 beforeEach(async () => {
@@ -55,8 +58,16 @@ describe("a 404 is never taken for a deletion without proof", () => {
   test("with a token that sees nothing, refresh and delete fail, name the token setting, and the objects stay", async () => {
     const { task, assoc } = await taskAndAssociation();
     useToken(BLIND_TOKEN);
-    for (const attempt of [tasks.read(task.id, task.outs), wsTasks.read(assoc.id, assoc.outs), tasks.delete(task.id, task.outs), wsTasks.delete(assoc.id, assoc.outs)]) {
-      await expect(attempt).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/) });
+    for (const attempt of [
+      tasks.read(task.id, task.outs),
+      wsTasks.read(assoc.id, assoc.outs),
+      tasks.delete(task.id, task.outs),
+      wsTasks.delete(assoc.id, assoc.outs),
+    ]) {
+      await expect(attempt).rejects.toMatchObject({
+        code: "not_found",
+        message: expect.stringMatching(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/),
+      });
     }
     expect(emulator.runTask.tasks()).toHaveLength(1);
     expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
@@ -141,10 +152,18 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
   /** A 422 in other words than the emulator's, for every create of an object that exists. */
   const reworded: Interceptor = (req, route) => {
     const body = req.body as any;
-    if (req.method === "POST" && route === "/api/v2/organizations/:org/tasks" && emulator.runTask.tasks().some((t) => t.name === body?.data?.attributes?.name)) {
+    if (
+      req.method === "POST" &&
+      route === "/api/v2/organizations/:org/tasks" &&
+      emulator.runTask.tasks().some((t) => t.name === body?.data?.attributes?.name)
+    ) {
       return { status: 422, body: { errors: [{ status: "422", title: "Unprocessable Entity" }] } };
     }
-    if (req.method === "POST" && route === "/api/v2/workspaces/:ws/tasks" && emulator.runTask.workspaceTasks({ taskId: body?.data?.relationships?.task?.data?.id }).length > 0) {
+    if (
+      req.method === "POST" &&
+      route === "/api/v2/workspaces/:ws/tasks" &&
+      emulator.runTask.workspaceTasks({ taskId: body?.data?.relationships?.task?.data?.id }).length > 0
+    ) {
       return { status: 422, body: { errors: [{ status: "422", detail: "Validation failed" }] } };
     }
     return undefined;
@@ -166,14 +185,25 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
   });
 
   test("a 422 for anything else is the service's own message", async () => {
-    interceptors = [(req, route) => (req.method === "POST" && route === "/api/v2/organizations/:org/tasks" ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } } : undefined)];
-    await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({ code: "invalid", message: expect.stringContaining("Url is not reachable") });
+    interceptors = [
+      (req, route) =>
+        req.method === "POST" && route === "/api/v2/organizations/:org/tasks"
+          ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } }
+          : undefined,
+    ];
+    await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
+      code: "invalid",
+      message: expect.stringContaining("Url is not reachable"),
+    });
   });
 });
 
 test("a server that refuses page[size]=100 is read with its own page size, following links.next", async () => {
   interceptors = [
-    (req) => (Number(req.query.get("page[size]")) > 20 ? { status: 422, body: { errors: [{ status: "422", title: "invalid page size", source: { parameter: "page[size]" } }] } } : undefined),
+    (req) =>
+      Number(req.query.get("page[size]")) > 20
+        ? { status: 422, body: { errors: [{ status: "422", title: "invalid page size", source: { parameter: "page[size]" } }] } }
+        : undefined,
   ];
   for (let i = 0; i < 45; i++) emulator.runTask.addTask("emulator-org", { name: `t-${i}` });
   const config = (key: string) => ({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key];

@@ -20,7 +20,9 @@ afterAll(async () => {
 
 async function post(name: string, body: object): Promise<void> {
   const res = await fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config/${name}`, {
-    method: "POST", headers: { "x-service-token": DEFAULT_SNAPSHOT_TOKEN }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { "x-service-token": DEFAULT_SNAPSHOT_TOKEN },
+    body: JSON.stringify(body),
   });
   expect(res.status).toBe(204);
 }
@@ -37,7 +39,12 @@ describe("program-side snapshot functions (settings from the environment)", () =
   test("getSnapshotStatus returns the status camelCased, and fails for an unknown name", async () => {
     await post("s", { interval: 60, path_prefix: "p/", storage_type: "cloudC-gcs", cloudC_gcs_bucket: "bkt" });
     expect(await getSnapshotStatus({ name: "s" })).toEqual({
-      snapshotStart: "", snapshotUrl: "", lastSnapshotStart: "", lastSnapshotEnd: "", lastSnapshotUrl: "", lastSnapshotError: "",
+      snapshotStart: "",
+      snapshotUrl: "",
+      lastSnapshotStart: "",
+      lastSnapshotEnd: "",
+      lastSnapshotUrl: "",
+      lastSnapshotError: "",
     });
     await emulator.snapshot.snapshotNow("s");
     const status = await getSnapshotStatus({ name: "s" });

@@ -37,24 +37,30 @@ describe("a 404 with an empty error list means no such configuration", () => {
   });
 });
 
-describe.each(["no handler for route \"sys/storage/raft/snapshot-auto/config/daily\"", "1 error occurred:\n\t* unsupported path\n\n", "nicht gefunden"])(
-  "a 404 with a message (%j) is an error, never a deletion",
-  (message) => {
-    beforeEach(() => (answer = { status: 404, body: { errors: [message] } }));
+describe.each([
+  'no handler for route "sys/storage/raft/snapshot-auto/config/daily"',
+  "1 error occurred:\n\t* unsupported path\n\n",
+  "nicht gefunden",
+])("a 404 with a message (%j) is an error, never a deletion", (message) => {
+  beforeEach(() => (answer = { status: 404, body: { errors: [message] } }));
 
-    test("refresh, delete and the list fail with the message and the advice", async () => {
-      for (const call of calls()) {
-        await expect(call()).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining("they need an enterprise license, and calls from the root namespace") });
-      }
-    });
-  },
-);
+  test("refresh, delete and the list fail with the message and the advice", async () => {
+    for (const call of calls()) {
+      await expect(call()).rejects.toMatchObject({
+        code: "not_found",
+        message: expect.stringContaining("they need an enterprise license, and calls from the root namespace"),
+      });
+    }
+  });
+});
 
 test("an unlicensed emulator: listSnapshotAutoConfigs raises the unsupported path instead of answering []", async () => {
   const unlicensed = await startEmulator({ snapshot: { licensed: false } });
   try {
     const lookup = (key: string) => ({ "snapshot:address": unlicensed.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN })[key];
-    await expect(listSnapshotAutoConfigs(lookup)).rejects.toThrow(/LIST \/sys\/storage\/raft\/snapshot-auto\/config failed \(HTTP 404\): [\s\S]*unsupported path/);
+    await expect(listSnapshotAutoConfigs(lookup)).rejects.toThrow(
+      /LIST \/sys\/storage\/raft\/snapshot-auto\/config failed \(HTTP 404\): [\s\S]*unsupported path/,
+    );
   } finally {
     await unlicensed.close();
   }

@@ -39,9 +39,22 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     const inputs = await checked(local());
     const { id, outs } = await provider.create(inputs);
     expect(id).toBe("daily");
-    expect(outs).toEqual({ name: "daily", interval: 86400, retain: 1, filePrefix: "service-snapshot", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 });
+    expect(outs).toEqual({
+      name: "daily",
+      interval: 86400,
+      retain: 1,
+      filePrefix: "service-snapshot",
+      pathPrefix: dir,
+      storageType: "local",
+      localMaxSpace: 1_000_000,
+    });
     expect(emulator.snapshot.configs.get("daily")?.config).toEqual({
-      interval: 86400, retain: 1, path_prefix: dir, file_prefix: "service-snapshot", storage_type: "local", local_max_space: 1_000_000,
+      interval: 86400,
+      retain: 1,
+      path_prefix: dir,
+      file_prefix: "service-snapshot",
+      storage_type: "local",
+      local_max_space: 1_000_000,
     });
     expect(emulator.requests.byRoute()).toEqual({
       "GET /v1/sys/storage/raft/snapshot-auto/config/:name": 1,
@@ -66,13 +79,26 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
   test("cloud types send only the selected storage type's fields", async () => {
     const inputs = await checked({
-      name: "s3", interval: 3600, pathPrefix: "backups", storageType: "cloudA-s3",
-      cloudAS3Bucket: "bucket", cloudAS3Region: "region-1", cloudASecretAccessKey: "sk-canary", cloudAS3ForcePathStyle: true,
+      name: "s3",
+      interval: 3600,
+      pathPrefix: "backups",
+      storageType: "cloudA-s3",
+      cloudAS3Bucket: "bucket",
+      cloudAS3Region: "region-1",
+      cloudASecretAccessKey: "sk-canary",
+      cloudAS3ForcePathStyle: true,
     });
     await provider.create(inputs);
     expect(emulator.snapshot.configs.get("s3")?.config).toEqual({
-      interval: 3600, retain: 1, path_prefix: "backups", file_prefix: "service-snapshot", storage_type: "cloudA-s3",
-      cloudA_s3_bucket: "bucket", cloudA_s3_region: "region-1", cloudA_secret_access_key: "sk-canary", cloudA_s3_force_path_style: true,
+      interval: 3600,
+      retain: 1,
+      path_prefix: "backups",
+      file_prefix: "service-snapshot",
+      storage_type: "cloudA-s3",
+      cloudA_s3_bucket: "bucket",
+      cloudA_s3_region: "region-1",
+      cloudA_secret_access_key: "sk-canary",
+      cloudA_s3_force_path_style: true,
     });
   });
 
@@ -80,16 +106,25 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     // Pinned to the emulator's former reads without credentials (its default is now the spec's read shape,
     // which carries every parameter of the storage type); otherwise this would not test an omitting service.
     await emulator.close();
-    emulator = await startEmulator({ snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, echoCredentials: false } });
+    emulator = await startEmulator({
+      snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, echoCredentials: false },
+    });
     useToken(DEFAULT_SNAPSHOT_TOKEN);
-    const inputs = await checked({ name: "gcs", interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: "{\"k\":1}" });
+    const inputs = await checked({
+      name: "gcs",
+      interval: 60,
+      pathPrefix: "p/",
+      storageType: "cloudC-gcs",
+      cloudCGcsBucket: "b",
+      cloudCServiceAccountKey: '{"k":1}',
+    });
     const { outs } = await provider.create(inputs);
     const same = await provider.read("gcs", { __provider: "x", ...outs });
     expect(same).toEqual({ id: "gcs", props: outs, inputs: outs });
 
     emulator.snapshot.configs.get("gcs")!.config.retain = 9;
     const drifted = await provider.read("gcs", { ...outs });
-    expect(drifted.props).toMatchObject({ retain: 9, cloudCServiceAccountKey: "{\"k\":1}" });
+    expect(drifted.props).toMatchObject({ retain: 9, cloudCServiceAccountKey: '{"k":1}' });
     expect(drifted.inputs).toEqual(drifted.props);
 
     emulator.snapshot.configs.delete("gcs");
@@ -100,7 +135,14 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     await emulator.close();
     emulator = await startEmulator({ snapshot: { echoCredentials: true } });
     useToken(DEFAULT_SNAPSHOT_TOKEN);
-    const inputs = await checked({ name: "blob", interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: "old" });
+    const inputs = await checked({
+      name: "blob",
+      interval: 60,
+      pathPrefix: "p/",
+      storageType: "cloudB-blob",
+      cloudBContainerName: "c",
+      cloudBAccountKey: "old",
+    });
     const { outs } = await provider.create(inputs);
     (emulator.snapshot.configs.get("blob")!.config as Record<string, unknown>).cloudB_account_key = "rotated";
     expect((await provider.read("blob", outs!)).props).toMatchObject({ cloudBAccountKey: "rotated" });
@@ -140,7 +182,8 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
   test("the emulator refuses a namespace header on these endpoints", async () => {
     const res = await fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config`, {
-      method: "GET", headers: { "x-service-token": DEFAULT_SNAPSHOT_TOKEN, "x-service-namespace": "team-a" },
+      method: "GET",
+      headers: { "x-service-token": DEFAULT_SNAPSHOT_TOKEN, "x-service-namespace": "team-a" },
     });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { errors: string[] }).errors[0]).toMatch(/restricted to the root namespace/);
@@ -230,7 +273,9 @@ describe("listing and status through the emulator's HTTP API", () => {
   test("an empty list is 404 with no errors; LIST and GET ?list=true list names", async () => {
     // Pinned to the emulator's former acceptance of GET ?list=true (now an option; the spec lists with LIST only).
     await emulator.close();
-    emulator = await startEmulator({ snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, acceptGetList: true } });
+    emulator = await startEmulator({
+      snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, acceptGetList: true },
+    });
     useToken(DEFAULT_SNAPSHOT_TOKEN);
     let res = await fetch(`${base()}/config`, { method: "LIST", headers: headers() });
     expect([res.status, await res.json()]).toEqual([404, { errors: [] }]);

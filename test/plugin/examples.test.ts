@@ -49,7 +49,8 @@ describe("examples/yaml-gitops", () => {
     for (const [name, resource] of Object.entries<any>(project.resources)) {
       const spec = schemaOf(resource.type).resources[resource.type];
       expect([name, spec === undefined]).toEqual([name, false]);
-      for (const property of Object.keys(resource.properties)) expect([name, property, property in spec.inputProperties]).toEqual([name, property, true]);
+      for (const property of Object.keys(resource.properties))
+        expect([name, property, property in spec.inputProperties]).toEqual([name, property, true]);
       for (const required of spec.requiredInputs ?? []) expect([name, required, required in resource.properties]).toEqual([name, required, true]);
     }
     expect(Object.values<any>(project.resources).some((r) => typeof r.options?.import === "string")).toBe(true);
@@ -110,7 +111,10 @@ describe("examples/python", () => {
         for (const k of keywords) expect(fn.inputs.properties).toHaveProperty(k);
       }
     }
-    const outputs = { ...schemas.snapshot.resources["snapshot:index:SnapshotAutoConfig"].properties, ...schemas.snapshot.functions["snapshot:index:getSnapshotStatus"].outputs.properties };
+    const outputs = {
+      ...schemas.snapshot.resources["snapshot:index:SnapshotAutoConfig"].properties,
+      ...schemas.snapshot.functions["snapshot:index:getSnapshotStatus"].outputs.properties,
+    };
     for (const [, field] of source.matchAll(/\b(?:daily|status)\.(\w+)/g)) expect([field, camelOf(field) in outputs]).toEqual([field, true]);
   });
 });

@@ -20,7 +20,12 @@ import {
  */
 type Props = Record<string, any>;
 
-const CANARIES = { runTaskToken: "canary-runtask-token-4b1d", snapshotToken: "canary-snapshot-token-77aa", hmacKey: "canary-hmac-key-9c0e", accessKey: "canary-secret-access-key-3f2a" };
+const CANARIES = {
+  runTaskToken: "canary-runtask-token-4b1d",
+  snapshotToken: "canary-snapshot-token-77aa",
+  hmacKey: "canary-hmac-key-9c0e",
+  accessKey: "canary-secret-access-key-3f2a",
+};
 
 let project: ConsumerProject;
 let emulator: Emulator;
@@ -100,19 +105,39 @@ describe("pulumi-resource-runtask", () => {
       { property: "maxRetries", reason: 'runtask:maxRetries: expected a whole number, got "many"' },
     ]);
     expect(await plugin.client.checkConfig(reveal(config()))).toEqual([]);
-    expect(await plugin.client.diffConfig({ address: "https://a.example" }, { address: "https://b.example" })).toEqual({ changes: "some", replaces: [] });
+    expect(await plugin.client.diffConfig({ address: "https://a.example" }, { address: "https://b.example" })).toEqual({
+      changes: "some",
+      replaces: [],
+    });
     expect(await plugin.client.configure(config())).toEqual({ acceptSecrets: true, supportsPreview: false });
   });
 
   test("preview: unknown inputs pass check, diff shows a change, and nothing is sent", async () => {
     emulator.requests.reset();
     const task = await checked(plugin, TASK, {}, { url: "https://hooks.example.com/scan", hmacKey: CANARIES.hmacKey });
-    expect(reveal(task)).toEqual({ name: "scanner", organization: "emulator-org", url: "https://hooks.example.com/scan", category: "task", enabled: true, hmacKey: CANARIES.hmacKey });
+    expect(reveal(task)).toEqual({
+      name: "scanner",
+      organization: "emulator-org",
+      url: "https://hooks.example.com/scan",
+      category: "task",
+      enabled: true,
+      hmacKey: CANARIES.hmacKey,
+    });
     expect(secretKeys(task)).toEqual(["hmacKey"]);
     const assoc = await checked(plugin, ASSOC, {}, { workspaceId: workspace("network"), taskId: UNKNOWN, enforcementLevel: "advisory" });
     expect(assoc.taskId).toBe(UNKNOWN);
-    const olds = { workspaceId: workspace("network"), taskId: "task-x", enforcementLevel: "advisory", stages: ["post_plan"], workspaceTaskId: "wstask-x" };
-    expect(await plugin.client.diff(ASSOC, `${workspace("network")}/wstask-x`, olds, assoc)).toMatchObject({ changes: "some", replaces: ["taskId"], detailed: { taskId: "UPDATE_REPLACE" } });
+    const olds = {
+      workspaceId: workspace("network"),
+      taskId: "task-x",
+      enforcementLevel: "advisory",
+      stages: ["post_plan"],
+      workspaceTaskId: "wstask-x",
+    };
+    expect(await plugin.client.diff(ASSOC, `${workspace("network")}/wstask-x`, olds, assoc)).toMatchObject({
+      changes: "some",
+      replaces: ["taskId"],
+      detailed: { taskId: "UPDATE_REPLACE" },
+    });
     expect(emulator.requests.total()).toBe(0);
   });
 
@@ -134,15 +159,27 @@ describe("pulumi-resource-runtask", () => {
     emulator.requests.reset();
     const news = await checked(plugin, TASK, state.task.inputs, { url: "https://hooks.example.com/scan", hmacKey: CANARIES.hmacKey });
     expect(await plugin.client.diff(TASK, state.task.id, state.task.outputs, news)).toMatchObject({ changes: "none", replaces: [], detailed: {} });
-    const assocNews = await checked(plugin, ASSOC, state.assoc.inputs, { workspaceId: workspace("network"), taskId: state.task.id, enforcementLevel: "advisory" });
+    const assocNews = await checked(plugin, ASSOC, state.assoc.inputs, {
+      workspaceId: workspace("network"),
+      taskId: state.task.id,
+      enforcementLevel: "advisory",
+    });
     expect((await plugin.client.diff(ASSOC, state.assoc.id, state.assoc.outputs, assocNews)).changes).toBe("none");
     expect(emulator.requests.total()).toBe(0);
   });
 
   test("update: a detailed diff, one write in place", async () => {
-    const news = await checked(plugin, ASSOC, state.assoc.inputs, { workspaceId: workspace("network"), taskId: state.task.id, enforcementLevel: "mandatory" });
+    const news = await checked(plugin, ASSOC, state.assoc.inputs, {
+      workspaceId: workspace("network"),
+      taskId: state.task.id,
+      enforcementLevel: "mandatory",
+    });
     expect(await plugin.client.diff(ASSOC, state.assoc.id, state.assoc.outputs, news)).toEqual({
-      changes: "some", replaces: [], diffs: ["enforcementLevel"], detailed: { enforcementLevel: "UPDATE" }, hasDetailedDiff: true,
+      changes: "some",
+      replaces: [],
+      diffs: ["enforcementLevel"],
+      detailed: { enforcementLevel: "UPDATE" },
+      hasDetailedDiff: true,
     });
     emulator.requests.reset();
     const outputs = await recording(plugin.client.update(ASSOC, state.assoc.id, state.assoc.outputs, news));
@@ -152,8 +189,15 @@ describe("pulumi-resource-runtask", () => {
   });
 
   test("replace: a new workspace creates the new association before the old one is deleted", async () => {
-    const news = await checked(plugin, ASSOC, state.assoc.inputs, { workspaceId: workspace("app-production"), taskId: state.task.id, enforcementLevel: "mandatory" });
-    expect(await plugin.client.diff(ASSOC, state.assoc.id, state.assoc.outputs, news)).toMatchObject({ replaces: ["workspaceId"], detailed: { workspaceId: "UPDATE_REPLACE" } });
+    const news = await checked(plugin, ASSOC, state.assoc.inputs, {
+      workspaceId: workspace("app-production"),
+      taskId: state.task.id,
+      enforcementLevel: "mandatory",
+    });
+    expect(await plugin.client.diff(ASSOC, state.assoc.id, state.assoc.outputs, news)).toMatchObject({
+      replaces: ["workspaceId"],
+      detailed: { workspaceId: "UPDATE_REPLACE" },
+    });
     const created = await recording(plugin.client.create(ASSOC, news));
     await recording(plugin.client.delete(ASSOC, state.assoc.id, state.assoc.outputs));
     state.assoc = { id: created.id, inputs: news, outputs: created.outputs };
@@ -171,8 +215,16 @@ describe("pulumi-resource-runtask", () => {
   });
 
   test("import from an id alone: check passes on the inputs read, and the diff is none", async () => {
-    const existing = emulator.runTask.addTask("emulator-org", { name: "legacy-scan", url: "https://legacy.example/hook", description: "made by hand", enabled: false });
-    const wt = emulator.runTask.addWorkspaceTask(workspace("network"), existing.id, { enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
+    const existing = emulator.runTask.addTask("emulator-org", {
+      name: "legacy-scan",
+      url: "https://legacy.example/hook",
+      description: "made by hand",
+      enabled: false,
+    });
+    const wt = emulator.runTask.addWorkspaceTask(workspace("network"), existing.id, {
+      enforcementLevel: "mandatory",
+      stages: ["pre_plan", "post_plan"],
+    });
     const imports: [string, string][] = [
       [urn("runtask:index:RunTask", "legacy-scan"), existing.id],
       [urn("runtask:index:WorkspaceRunTask", "legacy-on-network"), `${workspace("network")}/${wt.id}`],
@@ -184,9 +236,22 @@ describe("pulumi-resource-runtask", () => {
       expect(await plugin.client.diff(target, id, read.outputs, inputs)).toMatchObject({ changes: "none" });
     }
     const task = await plugin.client.read(imports[0][0], existing.id);
-    expect(task.inputs).toEqual({ organization: "emulator-org", name: "legacy-scan", url: "https://legacy.example/hook", description: "made by hand", category: "task", enabled: false, global: { enabled: false } });
+    expect(task.inputs).toEqual({
+      organization: "emulator-org",
+      name: "legacy-scan",
+      url: "https://legacy.example/hook",
+      description: "made by hand",
+      category: "task",
+      enabled: false,
+      global: { enabled: false },
+    });
     expect(task.inputs).not.toHaveProperty("hmacKey");
-    expect((await plugin.client.read(imports[1][0], imports[1][1])).inputs).toEqual({ workspaceId: workspace("network"), taskId: existing.id, enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
+    expect((await plugin.client.read(imports[1][0], imports[1][1])).inputs).toEqual({
+      workspaceId: workspace("network"),
+      taskId: existing.id,
+      enforcementLevel: "mandatory",
+      stages: ["pre_plan", "post_plan"],
+    });
     await expect(plugin.client.read(imports[0][0], "task-doesnotexist")).resolves.toMatchObject({ id: "" });
 
     // The key is write-only, so an imported task has none: adding it later is an update in place that sends it.
@@ -201,9 +266,15 @@ describe("pulumi-resource-runtask", () => {
     const byId = await recording(plugin.client.invoke("runtask:index:getRunTask", { id: state.task.id }));
     expect(byId).toMatchObject({ id: state.task.id, name: "scanner" });
     expect(await plugin.client.invoke("runtask:index:getRunTask", { name: "scanner" })).toEqual(byId);
-    expect(((await plugin.client.invoke("runtask:index:listRunTasks", {})).tasks as Props[]).map((t) => t.name).sort()).toEqual(["legacy-scan", "scanner"]);
+    expect(((await plugin.client.invoke("runtask:index:listRunTasks", {})).tasks as Props[]).map((t) => t.name).sort()).toEqual([
+      "legacy-scan",
+      "scanner",
+    ]);
     const ws = workspace("app-production");
-    expect(await plugin.client.invoke("runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({ workspaceId: ws, enforcementLevel: "mandatory" });
+    expect(await plugin.client.invoke("runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
+      workspaceId: ws,
+      enforcementLevel: "mandatory",
+    });
     expect((await plugin.client.invoke("runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
   });
 
@@ -232,11 +303,20 @@ describe("pulumi-resource-snapshot", () => {
   });
 
   test("CheckConfig refuses a namespace other than the root one, naming the key", async () => {
-    expect(await plugin.client.checkConfig({ namespace: "team-a" })).toEqual([{ property: "namespace", reason: expect.stringContaining('snapshot namespace is "team-a"') }]);
+    expect(await plugin.client.checkConfig({ namespace: "team-a" })).toEqual([
+      { property: "namespace", reason: expect.stringContaining('snapshot namespace is "team-a"') },
+    ]);
   });
 
   test("preview, up, no-op, update, refresh and delete of a configuration named after its resource", async () => {
-    const program = { interval: "24h", storageType: "cloudA-s3", pathPrefix: "nightly/", cloudAS3Bucket: "b", cloudAS3Region: "r", cloudASecretAccessKey: CANARIES.accessKey };
+    const program = {
+      interval: "24h",
+      storageType: "cloudA-s3",
+      pathPrefix: "nightly/",
+      cloudAS3Bucket: "b",
+      cloudAS3Region: "r",
+      cloudASecretAccessKey: CANARIES.accessKey,
+    };
     const preview = await checked(plugin, CONFIG, {}, { ...program, interval: UNKNOWN });
     expect(preview).toMatchObject({ name: "nightly", interval: UNKNOWN });
     const inputs = await checked(plugin, CONFIG, {}, program);
@@ -258,7 +338,14 @@ describe("pulumi-resource-snapshot", () => {
     const res = await fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config/hourly`, {
       method: "POST",
       headers: { "x-service-token": CANARIES.snapshotToken },
-      body: JSON.stringify({ interval: 3600, path_prefix: "h/", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r", cloudA_secret_access_key: CANARIES.accessKey }),
+      body: JSON.stringify({
+        interval: 3600,
+        path_prefix: "h/",
+        storage_type: "cloudA-s3",
+        cloudA_s3_bucket: "b",
+        cloudA_s3_region: "r",
+        cloudA_secret_access_key: CANARIES.accessKey,
+      }),
     });
     expect(res.status).toBe(204);
     const target = urn("snapshot:index:SnapshotAutoConfig", "hourly");

@@ -46,12 +46,18 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
 
   test("the secrets of the tables and the token are declared secret", () => {
     for (const r of pkg.resources) {
-      const declared = Object.entries<any>(schema.resources[r.token].inputProperties).filter(([, p]) => p.secret).map(([k]) => k);
+      const declared = Object.entries<any>(schema.resources[r.token].inputProperties)
+        .filter(([, p]) => p.secret)
+        .map(([k]) => k);
       expect(declared.sort()).toEqual(secretArgs(r.table.fields).sort());
       for (const k of declared) expect(schema.resources[r.token].properties[k].secret).toBe(true);
     }
     expect(schema.config.variables.token.secret).toBe(true);
-    expect(Object.entries<any>(schema.config.variables).filter(([, v]) => v.secret).map(([k]) => k)).toEqual(["token"]);
+    expect(
+      Object.entries<any>(schema.config.variables)
+        .filter(([, v]) => v.secret)
+        .map(([k]) => k),
+    ).toEqual(["token"]);
   });
 });
 
@@ -60,7 +66,11 @@ test("the tokens of the contract (DESIGN section 7)", () => {
     const s = JSON.parse(schemaText(name));
     return [...Object.keys(s.resources), ...Object.keys(s.functions)].sort();
   };
-  expect(tokens("snapshot")).toEqual(["snapshot:index:SnapshotAutoConfig", "snapshot:index:getSnapshotStatus", "snapshot:index:listSnapshotAutoConfigs"]);
+  expect(tokens("snapshot")).toEqual([
+    "snapshot:index:SnapshotAutoConfig",
+    "snapshot:index:getSnapshotStatus",
+    "snapshot:index:listSnapshotAutoConfigs",
+  ]);
   expect(tokens("runtask")).toEqual([
     "runtask:index:RunTask",
     "runtask:index:WorkspaceRunTask",
@@ -71,6 +81,17 @@ test("the tokens of the contract (DESIGN section 7)", () => {
   ]);
   const secretInputs = [...PACKAGES]
     .flatMap((p) => p.resources)
-    .flatMap((r) => Object.entries<any>(JSON.parse(schemaText(r.token.split(":")[0])).resources[r.token].inputProperties).filter(([, v]) => v.secret).map(([k]) => k));
-  expect(secretInputs.sort()).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudBAccountKey", "cloudCServiceAccountKey", "hmacKey"]);
+    .flatMap((r) =>
+      Object.entries<any>(JSON.parse(schemaText(r.token.split(":")[0])).resources[r.token].inputProperties)
+        .filter(([, v]) => v.secret)
+        .map(([k]) => k),
+    );
+  expect(secretInputs.sort()).toEqual([
+    "cloudAAccessKeyId",
+    "cloudASecretAccessKey",
+    "cloudASessionToken",
+    "cloudBAccountKey",
+    "cloudCServiceAccountKey",
+    "hmacKey",
+  ]);
 });

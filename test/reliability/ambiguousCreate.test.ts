@@ -88,9 +88,12 @@ describe("WorkspaceRunTask create whose answer is lost", () => {
     const task = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     const workspaceId = emulator.runTask.workspace("network").id;
     planned = [...faults];
-    const inputs = (await wsTasks.check({}, { workspaceId, taskId: task.id, enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] })).inputs as Props;
+    const inputs = (await wsTasks.check({}, { workspaceId, taskId: task.id, enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] }))
+      .inputs as Props;
     const { id } = await wsTasks.create(inputs);
-    expect(emulator.runTask.workspaceTasks().map((w) => [w.id, w.taskId, w.enforcementLevel, w.stages])).toEqual([[id, task.id, "mandatory", ["pre_plan", "post_plan"]]]);
+    expect(emulator.runTask.workspaceTasks().map((w) => [w.id, w.taskId, w.enforcementLevel, w.stages])).toEqual([
+      [id, task.id, "mandatory", ["pre_plan", "post_plan"]],
+    ]);
   });
 
   test("an association made out of band with other settings is not taken over", async () => {
@@ -99,7 +102,9 @@ describe("WorkspaceRunTask create whose answer is lost", () => {
     emulator.runTask.addWorkspaceTask(workspaceId, task.id, { enforcementLevel: "advisory" });
     planned = ["drop"];
     const inputs = (await wsTasks.check({}, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })).inputs as Props;
-    await expect(wsTasks.create(inputs)).rejects.toThrow(`run task ${task.id} is already attached to workspace ${workspaceId}: set adopt: true to take the association over`);
+    await expect(wsTasks.create(inputs)).rejects.toThrow(
+      `run task ${task.id} is already attached to workspace ${workspaceId}: set adopt: true to take the association over`,
+    );
     expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
   });
 });

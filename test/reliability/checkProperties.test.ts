@@ -20,8 +20,11 @@ let emulator: Emulator;
 beforeAll(async () => {
   emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
   configureProvider({
-    "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-    "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org",
+    "snapshot:address": emulator.url,
+    "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
+    "runtask:address": emulator.url,
+    "runtask:token": DEFAULT_RUNTASK_TOKEN,
+    "runtask:organization": "emulator-org",
   });
 });
 afterAll(async () => {
@@ -30,7 +33,16 @@ afterAll(async () => {
 });
 
 const ARGUMENTS: Record<Kind, string[]> = {
-  snapshotAutoConfig: ["name", "interval", "retain", "pathPrefix", "filePrefix", "storageType", "adopt", ...STORAGE_TYPES.flatMap((t) => groupMembers(snapshotAutoConfigTable.fields, t))],
+  snapshotAutoConfig: [
+    "name",
+    "interval",
+    "retain",
+    "pathPrefix",
+    "filePrefix",
+    "storageType",
+    "adopt",
+    ...STORAGE_TYPES.flatMap((t) => groupMembers(snapshotAutoConfigTable.fields, t)),
+  ],
   runTask: ["organization", "name", "url", "description", "category", "hmacKey", "enabled", "global", "adopt"],
   workspaceRunTask: ["workspaceId", "taskId", "enforcementLevel", "stages", "stage", "adopt"],
 };
@@ -43,21 +55,39 @@ const mostly = <T, U>(valid: fc.Arbitrary<T>, wrong: fc.Arbitrary<U>) => fc.oneo
 
 const common = {
   name: fc.stringMatching(/^[a-z0-9_-]{1,12}$/),
-  interval: mostly(fc.oneof(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom("24h", "90m", "1h30m", "3600")), fc.constantFrom("1.5s", "0", "1 fortnight", -5, 2.5)),
+  interval: mostly(
+    fc.oneof(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom("24h", "90m", "1h30m", "3600")),
+    fc.constantFrom("1.5s", "0", "1 fortnight", -5, 2.5),
+  ),
   retain: mostly(fc.integer({ min: 1, max: 20 }), fc.constantFrom(0, -1, "x")),
   filePrefix: mostly(fc.constantFrom("node", "snap"), fc.constant("")),
 };
 const storage = {
   local: { pathPrefix: fc.constantFrom("/var/snap", "/var/snap/"), localMaxSpace: mostly(fc.integer({ min: 1, max: 1e9 }), fc.constantFrom(0, 1.5)) },
   "cloudA-s3": {
-    pathPrefix: fc.constantFrom("p", "p/"), cloudAS3Bucket: mostly(fc.constant("bucket"), fc.constant("")), cloudAS3Region: fc.constant("region-1"),
-    cloudAS3EnableKms: fc.boolean(), cloudAS3ServerSideEncryption: fc.boolean(), cloudASecretAccessKey: fc.string({ maxLength: 6 }),
+    pathPrefix: fc.constantFrom("p", "p/"),
+    cloudAS3Bucket: mostly(fc.constant("bucket"), fc.constant("")),
+    cloudAS3Region: fc.constant("region-1"),
+    cloudAS3EnableKms: fc.boolean(),
+    cloudAS3ServerSideEncryption: fc.boolean(),
+    cloudASecretAccessKey: fc.string({ maxLength: 6 }),
   },
-  "cloudB-blob": { pathPrefix: mostly(fc.constant("p/"), fc.constant("p")), cloudBContainerName: fc.constant("c"), cloudBAuthMode: mostly(fc.constantFrom("shared", "managed"), fc.constant("magic")) },
-  "cloudC-gcs": { pathPrefix: mostly(fc.constant("p/"), fc.constant("p")), cloudCGcsBucket: fc.constant("g"), cloudCEndpoint: fc.constantFrom("", "https://gcs.example") },
+  "cloudB-blob": {
+    pathPrefix: mostly(fc.constant("p/"), fc.constant("p")),
+    cloudBContainerName: fc.constant("c"),
+    cloudBAuthMode: mostly(fc.constantFrom("shared", "managed"), fc.constant("magic")),
+  },
+  "cloudC-gcs": {
+    pathPrefix: mostly(fc.constant("p/"), fc.constant("p")),
+    cloudCGcsBucket: fc.constant("g"),
+    cloudCEndpoint: fc.constantFrom("", "https://gcs.example"),
+  },
 };
 const validStage = fc.constantFrom("pre_plan", "post_plan", "pre_apply", "post_apply");
-const stages = mostly(fc.uniqueArray(validStage, { minLength: 1, maxLength: 4 }), fc.constantFrom([], ["pre-apply"], ["plan"], ["pre_plan", "pre_plan"]));
+const stages = mostly(
+  fc.uniqueArray(validStage, { minLength: 1, maxLength: 4 }),
+  fc.constantFrom([], ["pre-apply"], ["plan"], ["pre_plan", "pre_plan"]),
+);
 
 /** Arguments close to valid ones, so that generated inputs pass `check` often enough to reach the service. */
 const nearlyValid: Record<Kind, fc.Arbitrary<Record<string, unknown>>> = {
@@ -77,12 +107,19 @@ const nearlyValid: Record<Kind, fc.Arbitrary<Record<string, unknown>>> = {
       category: mostly(fc.constant("task"), fc.constant("hook")),
       hmacKey: fc.string({ maxLength: 8 }),
       enabled: mostly(fc.boolean(), fc.constant("yes")),
-      global: fc.record({ enabled: fc.boolean(), stages, enforcementLevel: mostly(fc.constantFrom("advisory", "mandatory"), fc.constant("strict")) }, { requiredKeys: [] }),
+      global: fc.record(
+        { enabled: fc.boolean(), stages, enforcementLevel: mostly(fc.constantFrom("advisory", "mandatory"), fc.constant("strict")) },
+        { requiredKeys: [] },
+      ),
     },
     { requiredKeys: ["name", "url"] },
   ),
   workspaceRunTask: fc.record(
-    { enforcementLevel: mostly(fc.constantFrom("advisory", "mandatory"), fc.constant("strict")), stages, stage: mostly(validStage, fc.constant("pre-apply")) },
+    {
+      enforcementLevel: mostly(fc.constantFrom("advisory", "mandatory"), fc.constant("strict")),
+      stages,
+      stage: mostly(validStage, fc.constant("pre-apply")),
+    },
     { requiredKeys: ["enforcementLevel"] },
   ),
 };

@@ -48,10 +48,16 @@ const figures = {
 
 beforeAll(async () => {
   emulator = await startEmulator({ snapshot: { takeSnapshots: false }, faults: { seed: 20261123, rates: RATES, rateLimitPerSecond: 30 } });
-  configureProvider({
-    "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-    "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org",
-  }, { retry: { maxRetries: 8, baseDelayMs: 20, maxDelayMs: 400, budgetMs: BOUND_MS }, stats });
+  configureProvider(
+    {
+      "snapshot:address": emulator.url,
+      "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
+      "runtask:address": emulator.url,
+      "runtask:token": DEFAULT_RUNTASK_TOKEN,
+      "runtask:organization": "emulator-org",
+    },
+    { retry: { maxRetries: 8, baseDelayMs: 20, maxDelayMs: 400, budgetMs: BOUND_MS }, stats },
+  );
 });
 
 afterAll(async () => {
@@ -64,7 +70,12 @@ afterAll(async () => {
  * dependencies have ended, as the engine orders them. Each is timed and must stay within the bound. Requests
  * are checked afterwards: none is sent again once the service answered it with a client error.
  */
-async function phase(name: string, keys: string[], op: (key: string) => Promise<void>, dependsOn: (key: string) => string | undefined = () => undefined) {
+async function phase(
+  name: string,
+  keys: string[],
+  op: (key: string) => Promise<void>,
+  dependsOn: (key: string) => string | undefined = () => undefined,
+) {
   emulator.requests.reset();
   const started = Date.now();
   const done = new Map<string, Promise<void>>();
@@ -132,7 +143,14 @@ async function checked(kind: Kind, news: Props, olds: Props = {}): Promise<Props
   return r.inputs as Props;
 }
 
-const snapshotArgs = (i: number, retain = 1) => ({ name: `cfg-${i}`, interval: "1h", retain, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: `b${i}` });
+const snapshotArgs = (i: number, retain = 1) => ({
+  name: `cfg-${i}`,
+  interval: "1h",
+  retain,
+  pathPrefix: "p/",
+  storageType: "cloudC-gcs",
+  cloudCGcsBucket: `b${i}`,
+});
 const taskArgs = (i: number, description = "v1") => ({ name: `task-${i}`, url: `https://hooks.example.com/${i}`, description, hmacKey: `k-${i}` });
 const indexOf = (key: string) => Number(key.slice(1));
 
@@ -156,9 +174,19 @@ describe("200 resources under injected faults and the rate limit", () => {
       async (key) => {
         const i = indexOf(key);
         const [kind, args]: [Kind, Props] =
-          key[0] === "s" ? ["snapshotAutoConfig", snapshotArgs(i)]
-          : key[0] === "t" ? ["runTask", taskArgs(i)]
-          : ["workspaceRunTask", { workspaceId: workspaces[i % workspaces.length], taskId: state.get(`t${i}`)!.id, enforcementLevel: "advisory", stages: ["pre_plan", "post_plan"] }];
+          key[0] === "s"
+            ? ["snapshotAutoConfig", snapshotArgs(i)]
+            : key[0] === "t"
+              ? ["runTask", taskArgs(i)]
+              : [
+                  "workspaceRunTask",
+                  {
+                    workspaceId: workspaces[i % workspaces.length],
+                    taskId: state.get(`t${i}`)!.id,
+                    enforcementLevel: "advisory",
+                    stages: ["pre_plan", "post_plan"],
+                  },
+                ];
         const inputs = await checked(kind, args);
         const { id, outs } = await providers[kind].create(inputs);
         state.set(key, { kind, id, outs: outs!, inputs });
@@ -168,9 +196,11 @@ describe("200 resources under injected faults and the rate limit", () => {
 
     const tasks = emulator.runTask.tasks();
     const assoc = emulator.runTask.workspaceTasks();
-    figures.duplicates = tasks.length - new Set(tasks.map((t) => t.name)).size + (assoc.length - new Set(assoc.map((a) => `${a.workspaceId} ${a.taskId}`)).size);
+    figures.duplicates =
+      tasks.length - new Set(tasks.map((t) => t.name)).size + (assoc.length - new Set(assoc.map((a) => `${a.workspaceId} ${a.taskId}`)).size);
     const known = new Set([...state.values()].map((r) => r.id));
-    figures.orphans = [...tasks, ...assoc].filter((o) => !known.has(o.id)).length + [...emulator.snapshot.configs.keys()].filter((n) => !known.has(n)).length;
+    figures.orphans =
+      [...tasks, ...assoc].filter((o) => !known.has(o.id)).length + [...emulator.snapshot.configs.keys()].filter((n) => !known.has(n)).length;
     expect([figures.duplicates, figures.orphans]).toEqual([0, 0]);
     expect(state.size).toBe(SNAPSHOTS + 2 * TASKS);
     expect(emulator.snapshot.configs.size).toBe(SNAPSHOTS);
@@ -194,7 +224,12 @@ describe("200 resources under injected faults and the rate limit", () => {
     await phase("update", [...state.keys()], async (key) => {
       const r = state.get(key)!;
       const i = indexOf(key);
-      const news = r.kind === "snapshotAutoConfig" ? snapshotArgs(i, 3) : r.kind === "runTask" ? taskArgs(i, "v2") : { ...r.inputs, enforcementLevel: "mandatory" };
+      const news =
+        r.kind === "snapshotAutoConfig"
+          ? snapshotArgs(i, 3)
+          : r.kind === "runTask"
+            ? taskArgs(i, "v2")
+            : { ...r.inputs, enforcementLevel: "mandatory" };
       const inputs = await checked(r.kind, news, r.inputs);
       const { outs } = await providers[r.kind].update(r.id, r.outs, inputs);
       state.set(key, { ...r, outs: outs!, inputs });

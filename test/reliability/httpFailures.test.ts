@@ -47,7 +47,9 @@ describe("retries against a flaky server", () => {
 
   test("a POST whose connection drops after sending is not retried, and is marked ambiguous", async () => {
     const s = await serve((req) => req.socket.destroy());
-    const err = (await client(s.url).request("POST", "/tasks", { json: {} }).catch((e) => e)) as ServiceError;
+    const err = (await client(s.url)
+      .request("POST", "/tasks", { json: {} })
+      .catch((e) => e)) as ServiceError;
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.ambiguous).toBe(true);
     expect(s.count()).toBe(1);
@@ -66,9 +68,17 @@ describe("never retried after a client error", () => {
   // LIST is left out: Node's own HTTP server rejects it before any handler (the emulator's gateway admits it).
   test.each([400, 401, 403, 404, 422])("%d: one request, whatever the method", async (status) => {
     const s = await serve((_q, res) => (res.writeHead(status), res.end('{"errors":["no"]}')));
-    for (const [method, idempotent] of [["GET", true], ["PATCH", true], ["DELETE", true], ["POST", true], ["POST", false]] as const) {
+    for (const [method, idempotent] of [
+      ["GET", true],
+      ["PATCH", true],
+      ["DELETE", true],
+      ["POST", true],
+      ["POST", false],
+    ] as const) {
       const before = s.count();
-      const err = (await client(s.url).request(method, "/x", { idempotent, json: method === "PATCH" || method === "POST" ? {} : undefined }).catch((e) => e)) as ServiceError;
+      const err = (await client(s.url)
+        .request(method, "/x", { idempotent, json: method === "PATCH" || method === "POST" ? {} : undefined })
+        .catch((e) => e)) as ServiceError;
       expect(err.status).toBe(status);
       expect(err.ambiguous).toBe(false);
       expect(s.count() - before).toBe(1);
@@ -80,14 +90,18 @@ describe("never retried after a client error", () => {
 describe("a request that is not safe to repeat", () => {
   test.each([500, 502, 503, 504])("%d: not sent again, and its outcome is unknown", async (status) => {
     const s = await serve((_q, res) => (res.writeHead(status), res.end("{}")));
-    const err = (await client(s.url).request("POST", "/tasks", { json: {} }).catch((e) => e)) as ServiceError;
+    const err = (await client(s.url)
+      .request("POST", "/tasks", { json: {} })
+      .catch((e) => e)) as ServiceError;
     expect([err.status, err.ambiguous, s.count()]).toEqual([status, true, 1]);
     await s.close();
   });
 
   test("501 says the method is not there at all: final, not ambiguous", async () => {
     const s = await serve((_q, res) => (res.writeHead(501), res.end("{}")));
-    const err = (await client(s.url).request("POST", "/tasks", { json: {} }).catch((e) => e)) as ServiceError;
+    const err = (await client(s.url)
+      .request("POST", "/tasks", { json: {} })
+      .catch((e) => e)) as ServiceError;
     expect([err.status, err.ambiguous, s.count()]).toEqual([501, false, 1]);
     await s.close();
   });
@@ -107,7 +121,13 @@ describe("a request that is not safe to repeat", () => {
     const later = new Promise<Awaited<ReturnType<typeof serve>>>((resolve) =>
       setTimeout(() => resolve(serve((_q, res) => (res.writeHead(201), res.end("{}")), port)), 30),
     );
-    const slow = new HttpClient({ service: "test service", baseUrl: url, headers: {}, timeoutMs: 5000, retry: retryPolicy({ maxRetries: 6, baseDelayMs: 40 }, () => 1) });
+    const slow = new HttpClient({
+      service: "test service",
+      baseUrl: url,
+      headers: {},
+      timeoutMs: 5000,
+      retry: retryPolicy({ maxRetries: 6, baseDelayMs: 40 }, () => 1),
+    });
     expect((await slow.request("POST", "/tasks", { json: {} })).status).toBe(201);
     const restarted = await later;
     expect(restarted.count()).toBe(1);

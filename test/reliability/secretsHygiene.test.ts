@@ -26,7 +26,13 @@ const CANARIES = {
   privateKeyId: "canary-pkid-0b9e",
   accountKey: "canary-blob-account-key-6c",
 };
-const SERVICE_ACCOUNT_KEY = JSON.stringify({ type: "service_account", project_id: "p", private_key_id: CANARIES.privateKeyId, private_key: PRIVATE_KEY, client_email: "x@p.example" });
+const SERVICE_ACCOUNT_KEY = JSON.stringify({
+  type: "service_account",
+  project_id: "p",
+  private_key_id: CANARIES.privateKeyId,
+  private_key: PRIVATE_KEY,
+  client_email: "x@p.example",
+});
 
 /** Echoes the request in an error: as a 400/422 for writes, as a 503 for paths under `.../flaky-*`, and quotes the key alone. */
 function echo(req: { method: string; path: string; rawBody: string; headers: unknown; body: unknown }) {
@@ -34,7 +40,10 @@ function echo(req: { method: string; path: string; rawBody: string; headers: unk
   seen.push(`${req.rawBody} ${JSON.stringify(req.headers)}`);
   if (req.path.includes("/flaky-")) return { status: 503, body: { errors: [quote] } };
   if (req.method === "POST" && req.path.includes("/quoting-")) {
-    return { status: 400, body: { errors: [`invalid private_key: ${JSON.parse(String((req.body as Record<string, string>).cloudC_service_account_key)).private_key}`] } };
+    return {
+      status: 400,
+      body: { errors: [`invalid private_key: ${JSON.parse(String((req.body as Record<string, string>).cloudC_service_account_key)).private_key}`] },
+    };
   }
   if (req.method === "POST" || req.method === "PATCH") return { status: req.path.startsWith("/v1/") ? 400 : 422, body: { errors: [quote] } };
   return undefined;
@@ -46,10 +55,16 @@ beforeAll(async () => {
     runTask: { tokens: { [CANARIES.runTaskToken]: { owner: true, manageRunTasks: true, manageWorkspaceRunTasks: true } } },
     interceptors: [echo],
   });
-  configureProvider({
-    "snapshot:address": emulator.url, "snapshot:token": CANARIES.snapshotToken,
-    "runtask:address": emulator.url, "runtask:token": CANARIES.runTaskToken, "runtask:organization": "emulator-org",
-  }, { retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 } });
+  configureProvider(
+    {
+      "snapshot:address": emulator.url,
+      "snapshot:token": CANARIES.snapshotToken,
+      "runtask:address": emulator.url,
+      "runtask:token": CANARIES.runTaskToken,
+      "runtask:organization": "emulator-org",
+    },
+    { retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 } },
+  );
   for (const stream of ["log", "warn", "error", "info", "debug"] as const) {
     jest.spyOn(console, stream).mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")));
   }
@@ -69,25 +84,38 @@ afterAll(async () => {
 });
 
 /** Every canary, and the forms a server may quote it in (JSON-escaped once or twice). */
-const forms = [DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, ...Object.values(CANARIES)].flatMap((c) => [c, JSON.stringify(c).slice(1, -1), JSON.stringify(JSON.stringify(c)).slice(1, -1)]);
+const forms = [DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, ...Object.values(CANARIES)].flatMap((c) => [
+  c,
+  JSON.stringify(c).slice(1, -1),
+  JSON.stringify(JSON.stringify(c)).slice(1, -1),
+]);
 const leaks = (text: string) => [...new Set(forms.filter((c) => text.includes(c)))];
 /** Everything a caller (the engine, a log) could print of an error. */
 const everything = (err: Error) => [err.message, err.stack ?? "", inspect(err, { depth: 5 }), JSON.stringify(err), String(err)].join("\n");
 
 async function failure(run: () => Promise<unknown>): Promise<Error> {
-  const err = await run().then(() => undefined, (e: Error) => e);
+  const err = await run().then(
+    () => undefined,
+    (e: Error) => e,
+  );
   if (!err) throw new Error("expected a failure");
   printed.push(everything(err));
   return err;
 }
 
-const snapshot = async (news: Record<string, unknown>) => (await providers.snapshotAutoConfig.check({}, { interval: 60, pathPrefix: "p/", ...news })).inputs!;
+const snapshot = async (news: Record<string, unknown>) =>
+  (await providers.snapshotAutoConfig.check({}, { interval: 60, pathPrefix: "p/", ...news })).inputs!;
 
 describe("errors never carry a secret, even when the server echoes the request", () => {
   test("snapshot service: token and cloudA credentials", async () => {
     const inputs = await snapshot({
-      name: "s3", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r",
-      cloudAAccessKeyId: CANARIES.accessKeyId, cloudASecretAccessKey: CANARIES.secretAccessKey, cloudASessionToken: CANARIES.sessionToken,
+      name: "s3",
+      storageType: "cloudA-s3",
+      cloudAS3Bucket: "b",
+      cloudAS3Region: "r",
+      cloudAAccessKeyId: CANARIES.accessKeyId,
+      cloudASecretAccessKey: CANARIES.secretAccessKey,
+      cloudASessionToken: CANARIES.sessionToken,
     });
     const err = await failure(() => providers.snapshotAutoConfig.create(inputs));
     expect(err.message).toMatch(/^snapshot service: POST \/sys\/storage\/raft\/snapshot-auto\/config\/s3 failed \(HTTP 400\): rejected /);
@@ -96,16 +124,33 @@ describe("errors never carry a secret, even when the server echoes the request",
   });
 
   test("snapshot service: a service account key, whole and quoted member by member", async () => {
-    const whole = await failure(async () => providers.snapshotAutoConfig.create(await snapshot({ name: "gcs", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: SERVICE_ACCOUNT_KEY })));
+    const whole = await failure(async () =>
+      providers.snapshotAutoConfig.create(
+        await snapshot({ name: "gcs", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: SERVICE_ACCOUNT_KEY }),
+      ),
+    );
     expect(leaks(everything(whole))).toEqual([]);
-    const member = await failure(async () => providers.snapshotAutoConfig.create(await snapshot({ name: "quoting-gcs", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: SERVICE_ACCOUNT_KEY })));
-    expect(member.message).toBe("snapshot service: POST /sys/storage/raft/snapshot-auto/config/quoting-gcs failed (HTTP 400): invalid private_key: [redacted]");
+    const member = await failure(async () =>
+      providers.snapshotAutoConfig.create(
+        await snapshot({ name: "quoting-gcs", storageType: "cloudC-gcs", cloudCGcsBucket: "b", cloudCServiceAccountKey: SERVICE_ACCOUNT_KEY }),
+      ),
+    );
+    expect(member.message).toBe(
+      "snapshot service: POST /sys/storage/raft/snapshot-auto/config/quoting-gcs failed (HTTP 400): invalid private_key: [redacted]",
+    );
   });
 
   test("snapshot service: a 5xx echoing the request, retried until the retries run out", async () => {
-    const inputs = await snapshot({ name: "flaky-blob", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: CANARIES.accountKey });
+    const inputs = await snapshot({
+      name: "flaky-blob",
+      storageType: "cloudB-blob",
+      cloudBContainerName: "c",
+      cloudBAccountKey: CANARIES.accountKey,
+    });
     const err = await failure(() => providers.snapshotAutoConfig.update("flaky-blob", inputs, inputs));
-    expect(err.message).toMatch(/^snapshot service: POST \/sys\/storage\/raft\/snapshot-auto\/config\/flaky-blob failed \(HTTP 503, 3 attempts\): rejected /);
+    expect(err.message).toMatch(
+      /^snapshot service: POST \/sys\/storage\/raft\/snapshot-auto\/config\/flaky-blob failed \(HTTP 503, 3 attempts\): rejected /,
+    );
     expect(leaks(everything(err))).toEqual([]);
   });
 
@@ -127,7 +172,14 @@ describe("errors never carry a secret, even when the server echoes the request",
 
   test("the canaries did reach the service (so that the checks above can fail)", () => {
     const sent = seen.join("\n");
-    for (const canary of [CANARIES.hmacKey, CANARIES.runTaskToken, CANARIES.snapshotToken, CANARIES.secretAccessKey, CANARIES.accountKey, CANARIES.privateKeyId]) {
+    for (const canary of [
+      CANARIES.hmacKey,
+      CANARIES.runTaskToken,
+      CANARIES.snapshotToken,
+      CANARIES.secretAccessKey,
+      CANARIES.accountKey,
+      CANARIES.privateKeyId,
+    ]) {
       expect(sent).toContain(canary);
     }
   });

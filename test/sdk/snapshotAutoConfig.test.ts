@@ -12,7 +12,11 @@ describe("SnapshotAutoConfig resource class", () => {
   test("registers the type token, defaults the name, keeps secrets out of the provider text", async () => {
     const canary = "canary-secret-access-key-7f3a";
     const r = new SnapshotAutoConfig("nightly", {
-      interval: "24h", pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r",
+      interval: "24h",
+      pathPrefix: "p",
+      storageType: "cloudA-s3",
+      cloudAS3Bucket: "b",
+      cloudAS3Region: "r",
       cloudASecretAccessKey: pulumi.secret(canary),
     });
     expect(await value(r.name)).toBe("nightly");
@@ -32,15 +36,27 @@ describe("SnapshotAutoConfig resource class", () => {
     const r = new SnapshotAutoConfig("s2", { interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" });
     const opts = (r as unknown as { __opts?: pulumi.CustomResourceOptions }).__opts;
     // The options are not public; assert through the documented constant instead when unavailable.
-    const secrets = opts?.additionalSecretOutputs ?? require("../../provider/table/derived").secretArgs(require("../../provider/snapshotAutoConfig/fields").snapshotAutoConfigTable.fields);
-    expect([...secrets].sort()).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey", "cloudASessionToken", "cloudBAccountKey", "cloudCServiceAccountKey"]);
+    const secrets =
+      opts?.additionalSecretOutputs ??
+      require("../../provider/table/derived").secretArgs(require("../../provider/snapshotAutoConfig/fields").snapshotAutoConfigTable.fields);
+    expect([...secrets].sort()).toEqual([
+      "cloudAAccessKeyId",
+      "cloudASecretAccessKey",
+      "cloudASessionToken",
+      "cloudBAccountKey",
+      "cloudCServiceAccountKey",
+    ]);
   });
 });
 
 describe("credentials passed as plain strings", () => {
   test("are registered as secrets", async () => {
     const r = new SnapshotAutoConfig("plain", {
-      interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAccountKey: "plain-account-key",
+      interval: 60,
+      pathPrefix: "p/",
+      storageType: "cloudB-blob",
+      cloudBContainerName: "c",
+      cloudBAccountKey: "plain-account-key",
     });
     expect(await pulumi.isSecret(r.cloudBAccountKey)).toBe(true);
     expect(await pulumi.isSecret(r.cloudBContainerName)).toBe(false);

@@ -70,7 +70,7 @@ export class RunTaskApi {
   /** Every association of a workspace, following `links.next`. */
   async workspaceTasks(workspaceId: string, token?: string): Promise<Resource[]> {
     const all: Resource[] = [];
-    for (let path: string | null = `/workspaces/${workspaceId}/tasks`; path; ) {
+    for (let path: string | null = `/workspaces/${workspaceId}/tasks`; path;) {
       const r = await this.call("GET", path, undefined, { token });
       if (r.status !== 200) throw new Error(`list ${workspaceId}: ${r.status} ${JSON.stringify(r.body)}`);
       all.push(...r.body.data);

@@ -20,8 +20,12 @@ describe("a field added to a copy of a table reaches every derived rule", () => 
 
   test("check validates it, by its type, naming it", () => {
     expect(checkByTable(table, { ...base, timeoutSeconds: 30 }, {}, {}).failures).toEqual([]);
-    expect(checkByTable(table, { ...base, timeoutSeconds: "soon" }, {}, {}).failures).toEqual([{ property: "timeoutSeconds", reason: "must be a whole number" }]);
-    expect(checkByTable(runTaskTable, { ...base, timeoutSeconds: 30 }, {}, {}).failures).toEqual([{ property: "timeoutSeconds", reason: "is not an argument of RunTask" }]);
+    expect(checkByTable(table, { ...base, timeoutSeconds: "soon" }, {}, {}).failures).toEqual([
+      { property: "timeoutSeconds", reason: "must be a whole number" },
+    ]);
+    expect(checkByTable(runTaskTable, { ...base, timeoutSeconds: 30 }, {}, {}).failures).toEqual([
+      { property: "timeoutSeconds", reason: "is not an argument of RunTask" },
+    ]);
   });
 
   test("diff sees it change, and replaces on the field that says so", () => {
@@ -41,8 +45,17 @@ describe("a field added to a copy of a table reaches every derived rule", () => 
 
 describe("errors carry a stable code, set from the status in one place", () => {
   test.each<[number, string]>([
-    [400, "bad_request"], [401, "unauthorized"], [403, "forbidden"], [404, "not_found"], [409, "conflict"], [422, "invalid"],
-    [408, "timeout"], [429, "rate_limited"], [418, "client_error"], [500, "server_error"], [503, "server_error"],
+    [400, "bad_request"],
+    [401, "unauthorized"],
+    [403, "forbidden"],
+    [404, "not_found"],
+    [409, "conflict"],
+    [422, "invalid"],
+    [408, "timeout"],
+    [429, "rate_limited"],
+    [418, "client_error"],
+    [500, "server_error"],
+    [503, "server_error"],
   ])("%i is %s", (status, code) => {
     expect(codeOfStatus(status)).toBe(code);
     expect(new ServiceError({ service: "s", method: "GET", path: "/x", status }).code).toBe(code);
@@ -78,5 +91,7 @@ test("a description's length is counted in characters, not UTF-16 units", () => 
   const base = { organization: "o", name: "n", url: "https://u.example" };
   expect(checkRunTask({ ...base, description: "🛡️".repeat(150) }, undefined).failures).toEqual([]);
   expect(checkRunTask({ ...base, description: "😀".repeat(300) }, undefined).failures).toEqual([]);
-  expect(checkRunTask({ ...base, description: "😀".repeat(301) }, undefined).failures).toEqual([{ property: "description", reason: "must be at most 300 characters (got 301)" }]);
+  expect(checkRunTask({ ...base, description: "😀".repeat(301) }, undefined).failures).toEqual([
+    { property: "description", reason: "must be at most 300 characters (got 301)" },
+  ]);
 });

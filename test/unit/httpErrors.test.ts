@@ -7,8 +7,12 @@ describe("serverMessages", () => {
     [{ errors: ["permission denied"] }, ["permission denied"]],
     [{ errors: [] }, []],
     [{ errors: ["1 error occurred:\n\t* unsupported path\n\n"] }, ["1 error occurred:\n\t* unsupported path"]],
-    [{ errors: [{ status: "422", title: "invalid attribute", detail: "Name has already been taken", source: { pointer: "/data/attributes/name" } }] },
-      ["invalid attribute: Name has already been taken (at /data/attributes/name)"]],
+    [
+      {
+        errors: [{ status: "422", title: "invalid attribute", detail: "Name has already been taken", source: { pointer: "/data/attributes/name" } }],
+      },
+      ["invalid attribute: Name has already been taken (at /data/attributes/name)"],
+    ],
     [{ errors: [{ status: 404, title: "not found" }] }, ["not found"]],
     [{ errors: [{ status: 429, detail: "You have exceeded the API's rate limit." }] }, ["You have exceeded the API's rate limit."]],
     [{ errors: [{ code: "x" }] }, ['{"code":"x"}']],
@@ -38,9 +42,7 @@ describe("redact", () => {
   test("replaces secrets, JSON-escaped forms included, longest first", () => {
     const key = 'line1\n"quoted"';
     const text = `token s.abcdef and s.abcdef-long and ${JSON.stringify({ key })}`;
-    expect(redact(text, ["s.abcdef", "s.abcdef-long", key, undefined, "ab"])).toBe(
-      'token [redacted] and [redacted] and {"key":"[redacted]"}',
-    );
+    expect(redact(text, ["s.abcdef", "s.abcdef-long", key, undefined, "ab"])).toBe('token [redacted] and [redacted] and {"key":"[redacted]"}');
   });
 
   test("a secret quoted without its surrounding whitespace (a PEM key loses its last newline in a trimmed message)", () => {

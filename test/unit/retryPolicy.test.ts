@@ -2,8 +2,15 @@ import type { AttemptOutcome } from "../../provider/http/client";
 import { retryPolicy, serverDelayMs } from "../../provider/http/retry";
 import { ServiceError } from "../../provider/http/serviceError";
 
-const response = (status: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: "response", response: { status, headers, body: undefined } });
-const transport = (sent: boolean): AttemptOutcome => ({ kind: "error", error: new ServiceError({ service: "s", method: "GET", path: "/x", detail: "ECONNRESET" }), sent });
+const response = (status: number, headers: Record<string, string> = {}): AttemptOutcome => ({
+  kind: "response",
+  response: { status, headers, body: undefined },
+});
+const transport = (sent: boolean): AttemptOutcome => ({
+  kind: "error",
+  error: new ServiceError({ service: "s", method: "GET", path: "/x", detail: "ECONNRESET" }),
+  sent,
+});
 const GET = { method: "GET" as const, idempotent: true };
 const POST = { method: "POST" as const, idempotent: false };
 
@@ -45,13 +52,21 @@ describe("retryPolicy", () => {
   });
 
   test("the policy carries the operation's bound for the client to cut attempts short", () => {
-    const p = retryPolicy({ budgetMs: 90_000 }, () => 0.5, () => 1_000);
+    const p = retryPolicy(
+      { budgetMs: 90_000 },
+      () => 0.5,
+      () => 1_000,
+    );
     expect(p.bound).toEqual({ deadline: 91_000, ms: 90_000 });
   });
 
   test("no retry once the operation's budget would be exceeded", () => {
     let now = 0;
-    const p = retryPolicy({ maxRetries: 10, baseDelayMs: 100, budgetMs: 1000 }, () => 0.5, () => now);
+    const p = retryPolicy(
+      { maxRetries: 10, baseDelayMs: 100, budgetMs: 1000 },
+      () => 0.5,
+      () => now,
+    );
     expect(p.delayBefore(1, response(429, { "retry-after": "0.5" }), GET)).toBe(550);
     now = 600;
     expect(p.delayBefore(2, response(429, { "retry-after": "0.5" }), GET)).toBeUndefined();

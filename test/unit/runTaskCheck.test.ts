@@ -22,17 +22,48 @@ describe("checkRunTask", () => {
   });
 
   test.each<[string, Record<string, unknown>, { property: string; reason: string }[]]>([
-    ["no organization anywhere", base, [{ property: "organization", reason: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION" }]],
-    ["name characters", { ...base, organization: "o", name: "my task!" }, [{ property: "name", reason: "may contain only letters, digits, '-' and '_'" }]],
-    ["description of 301 characters", { ...base, organization: "o", description: "x".repeat(301) }, [{ property: "description", reason: "must be at most 300 characters (got 301)" }]],
-    ["url scheme", { ...base, organization: "o", url: "ftp://x.example" }, [{ property: "url", reason: 'must be an http or https URL, got "ftp://x.example"' }]],
+    [
+      "no organization anywhere",
+      base,
+      [
+        {
+          property: "organization",
+          reason: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION",
+        },
+      ],
+    ],
+    [
+      "name characters",
+      { ...base, organization: "o", name: "my task!" },
+      [{ property: "name", reason: "may contain only letters, digits, '-' and '_'" }],
+    ],
+    [
+      "description of 301 characters",
+      { ...base, organization: "o", description: "x".repeat(301) },
+      [{ property: "description", reason: "must be at most 300 characters (got 301)" }],
+    ],
+    [
+      "url scheme",
+      { ...base, organization: "o", url: "ftp://x.example" },
+      [{ property: "url", reason: 'must be an http or https URL, got "ftp://x.example"' }],
+    ],
     ["url text", { ...base, organization: "o", url: "not a url" }, [{ property: "url", reason: 'must be an http or https URL, got "not a url"' }]],
     ["category", { ...base, organization: "o", category: "hook" }, [{ property: "category", reason: 'must be "task"' }]],
-    ["hyphenated global stage", { ...base, organization: "o", global: { stages: ["pre-apply"] } }, [
-      { property: "global.stages[0]", reason: '"pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)' },
-    ]],
-    ["unknown global key", { ...base, organization: "o", global: { enforcement_level: "advisory" } }, [{ property: "global", reason: 'has no setting "enforcement_level": the settings are enabled, stages and enforcementLevel' }]],
-    ["global enforcement level", { ...base, organization: "o", global: { enforcementLevel: "strict" } }, [{ property: "global.enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }]],
+    [
+      "hyphenated global stage",
+      { ...base, organization: "o", global: { stages: ["pre-apply"] } },
+      [{ property: "global.stages[0]", reason: '"pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)' }],
+    ],
+    [
+      "unknown global key",
+      { ...base, organization: "o", global: { enforcement_level: "advisory" } },
+      [{ property: "global", reason: 'has no setting "enforcement_level": the settings are enabled, stages and enforcementLevel' }],
+    ],
+    [
+      "global enforcement level",
+      { ...base, organization: "o", global: { enforcementLevel: "strict" } },
+      [{ property: "global.enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }],
+    ],
     ["missing url", { name: "x", organization: "o" }, [{ property: "url", reason: "is required" }]],
   ])("%s", (_l, input, failures) => {
     const r = checkRunTask(input, undefined);
@@ -47,8 +78,18 @@ describe("checkRunTask", () => {
 });
 
 describe("diffRunTask", () => {
-  const stored = { __provider: "x", organization: "o", name: "scanner", url: "https://a.example", category: "task", enabled: true, hmacKey: "k1", taskId: "task-1" };
-  const news = (over: Record<string, unknown> = {}) => checkRunTask({ organization: "o", name: "scanner", url: "https://a.example", hmacKey: "k1", ...over }, undefined).inputs;
+  const stored = {
+    __provider: "x",
+    organization: "o",
+    name: "scanner",
+    url: "https://a.example",
+    category: "task",
+    enabled: true,
+    hmacKey: "k1",
+    taskId: "task-1",
+  };
+  const news = (over: Record<string, unknown> = {}) =>
+    checkRunTask({ organization: "o", name: "scanner", url: "https://a.example", hmacKey: "k1", ...over }, undefined).inputs;
 
   test("no change against the same program (taskId output and adopt ignored)", () => {
     expect(diffRunTask(stored, news({ adopt: true }))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });

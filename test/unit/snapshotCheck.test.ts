@@ -13,55 +13,104 @@ describe("checkSnapshotAutoConfig", () => {
 
   test("keeps given retain and filePrefix; drops empty optional strings", () => {
     const r = checkSnapshotAutoConfig({
-      name: "s3", interval: 3600, retain: "7", filePrefix: "nightly", pathPrefix: "backups",
-      storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r1", cloudAS3Endpoint: "",
+      name: "s3",
+      interval: 3600,
+      retain: "7",
+      filePrefix: "nightly",
+      pathPrefix: "backups",
+      storageType: "cloudA-s3",
+      cloudAS3Bucket: "b",
+      cloudAS3Region: "r1",
+      cloudAS3Endpoint: "",
     });
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({
-      name: "s3", interval: 3600, retain: 7, filePrefix: "nightly", pathPrefix: "backups",
-      storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r1",
+      name: "s3",
+      interval: 3600,
+      retain: 7,
+      filePrefix: "nightly",
+      pathPrefix: "backups",
+      storageType: "cloudA-s3",
+      cloudAS3Bucket: "b",
+      cloudAS3Region: "r1",
     });
   });
 
   test.each<[string, Record<string, unknown>, { property: string; reason: string }[]]>([
-    ["missing required common fields", { name: "x" }, [
-      { property: "interval", reason: "is required" },
-      { property: "pathPrefix", reason: "is required" },
-      { property: "storageType", reason: "is required" },
-    ]],
-    ["local without localMaxSpace", { ...local, localMaxSpace: undefined }, [
-      { property: "localMaxSpace", reason: 'is required when storageType is "local"' },
-    ]],
+    [
+      "missing required common fields",
+      { name: "x" },
+      [
+        { property: "interval", reason: "is required" },
+        { property: "pathPrefix", reason: "is required" },
+        { property: "storageType", reason: "is required" },
+      ],
+    ],
+    [
+      "local without localMaxSpace",
+      { ...local, localMaxSpace: undefined },
+      [{ property: "localMaxSpace", reason: 'is required when storageType is "local"' }],
+    ],
     ["localMaxSpace not positive", { ...local, localMaxSpace: 0 }, [{ property: "localMaxSpace", reason: "must be at least 1" }]],
     ["localMaxSpace fractional", { ...local, localMaxSpace: 1.5 }, [{ property: "localMaxSpace", reason: "must be a whole number" }]],
-    ["field of another storage type", { ...local, cloudAS3Bucket: "b" }, [
-      { property: "cloudAS3Bucket", reason: 'belongs to storage type "cloudA-s3" and cannot be set when storageType is "local"' },
-    ]],
-    ["cloud type required fields", { name: "g", interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs" }, [
-      { property: "cloudCGcsBucket", reason: 'is required when storageType is "cloudC-gcs"' },
-    ]],
-    ["trailing slash for cloudB-blob", { name: "b", interval: 60, pathPrefix: "prefix", storageType: "cloudB-blob", cloudBContainerName: "c" }, [
-      { property: "pathPrefix", reason: 'must end with "/" for storage type "cloudB-blob" (got "prefix")' },
-    ]],
-    ["KMS with SSE", { name: "s", interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r", cloudAS3EnableKms: true, cloudAS3ServerSideEncryption: true }, [
-      { property: "cloudAS3EnableKms", reason: "cannot be combined with cloudAS3ServerSideEncryption: choose KMS encryption or AES256 server-side encryption" },
-    ]],
+    [
+      "field of another storage type",
+      { ...local, cloudAS3Bucket: "b" },
+      [{ property: "cloudAS3Bucket", reason: 'belongs to storage type "cloudA-s3" and cannot be set when storageType is "local"' }],
+    ],
+    [
+      "cloud type required fields",
+      { name: "g", interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs" },
+      [{ property: "cloudCGcsBucket", reason: 'is required when storageType is "cloudC-gcs"' }],
+    ],
+    [
+      "trailing slash for cloudB-blob",
+      { name: "b", interval: 60, pathPrefix: "prefix", storageType: "cloudB-blob", cloudBContainerName: "c" },
+      [{ property: "pathPrefix", reason: 'must end with "/" for storage type "cloudB-blob" (got "prefix")' }],
+    ],
+    [
+      "KMS with SSE",
+      {
+        name: "s",
+        interval: 60,
+        pathPrefix: "p",
+        storageType: "cloudA-s3",
+        cloudAS3Bucket: "b",
+        cloudAS3Region: "r",
+        cloudAS3EnableKms: true,
+        cloudAS3ServerSideEncryption: true,
+      },
+      [
+        {
+          property: "cloudAS3EnableKms",
+          reason: "cannot be combined with cloudAS3ServerSideEncryption: choose KMS encryption or AES256 server-side encryption",
+        },
+      ],
+    ],
     ["negative retain", { ...local, retain: -1 }, [{ property: "retain", reason: "must be at least 1" }]],
-    ["bad interval", { ...local, interval: "1 fortnight" }, [
-      { property: "interval", reason: '"1 fortnight" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"' },
-    ]],
+    [
+      "bad interval",
+      { ...local, interval: "1 fortnight" },
+      [{ property: "interval", reason: '"1 fortnight" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"' }],
+    ],
     ["fractional interval", { ...local, interval: "1.5s" }, [{ property: "interval", reason: '"1.5s" is not a whole number of seconds (1.5s)' }]],
-    ["unknown storage type", { ...local, storageType: "tape" }, [
-      { property: "storageType", reason: 'must be one of "local", "cloudA-s3", "cloudB-blob", "cloudC-gcs"' },
-    ]],
-    ["name with a slash", { ...local, name: "a/b" }, [
-      { property: "name", reason: "must be a single path segment: no '/', whitespace, '?', '#' or '%'" },
-    ]],
+    [
+      "unknown storage type",
+      { ...local, storageType: "tape" },
+      [{ property: "storageType", reason: 'must be one of "local", "cloudA-s3", "cloudB-blob", "cloudC-gcs"' }],
+    ],
+    [
+      "name with a slash",
+      { ...local, name: "a/b" },
+      [{ property: "name", reason: "must be a single path segment: no '/', whitespace, '?', '#' or '%'" }],
+    ],
     ["misspelt argument", { ...local, retian: 3 }, [{ property: "retian", reason: "is not an argument of SnapshotAutoConfig" }]],
     ["wrong kind", { ...local, adopt: "yes" }, [{ property: "adopt", reason: "must be true or false" }]],
-    ["auth mode", { name: "b", interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAuthMode: "magic" }, [
-      { property: "cloudBAuthMode", reason: 'must be one of "shared", "managed"' },
-    ]],
+    [
+      "auth mode",
+      { name: "b", interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAuthMode: "magic" },
+      [{ property: "cloudBAuthMode", reason: 'must be one of "shared", "managed"' }],
+    ],
   ])("%s", (_label, input, failures) => {
     const result = checkSnapshotAutoConfig(input);
     expect(result.failures).toEqual(failures);
@@ -69,7 +118,13 @@ describe("checkSnapshotAutoConfig", () => {
   });
 
   test("unknown values skip the rules that depend on them", () => {
-    const r = checkSnapshotAutoConfig({ name: "b", interval: UNKNOWN, pathPrefix: UNKNOWN, storageType: "cloudB-blob", cloudBContainerName: UNKNOWN });
+    const r = checkSnapshotAutoConfig({
+      name: "b",
+      interval: UNKNOWN,
+      pathPrefix: UNKNOWN,
+      storageType: "cloudB-blob",
+      cloudBContainerName: UNKNOWN,
+    });
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({ interval: UNKNOWN, pathPrefix: UNKNOWN, cloudBContainerName: UNKNOWN, retain: 1 });
   });

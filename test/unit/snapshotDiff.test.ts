@@ -3,8 +3,14 @@ import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/check
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const stored = {
-  __provider: "old text", name: "daily", interval: 86400, retain: 1, filePrefix: "service-snapshot",
-  pathPrefix: "/s", storageType: "local", localMaxSpace: 1000,
+  __provider: "old text",
+  name: "daily",
+  interval: 86400,
+  retain: 1,
+  filePrefix: "service-snapshot",
+  pathPrefix: "/s",
+  storageType: "local",
+  localMaxSpace: 1000,
 };
 const checked = (news: Record<string, unknown>) => {
   const r = checkSnapshotAutoConfig({ __provider: "new text", ...news });
@@ -38,14 +44,26 @@ describe("diffSnapshotAutoConfig", () => {
   });
 
   test("secret fields are compared by value", () => {
-    const s3 = { name: "s", interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r", cloudASecretAccessKey: "k1" };
+    const s3 = {
+      name: "s",
+      interval: 60,
+      pathPrefix: "p",
+      storageType: "cloudA-s3",
+      cloudAS3Bucket: "b",
+      cloudAS3Region: "r",
+      cloudASecretAccessKey: "k1",
+    };
     const old = { ...checked(s3) };
     expect(diffSnapshotAutoConfig(old, checked(s3)).changes).toBe(false);
     expect(diffSnapshotAutoConfig(old, checked({ ...s3, cloudASecretAccessKey: "k2" })).changes).toBe(true);
   });
 
   test("unknown values are changes; an unknown name is a replacement", () => {
-    expect(diffSnapshotAutoConfig(stored, checked({ ...program, interval: UNKNOWN }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diffSnapshotAutoConfig(stored, checked({ ...program, interval: UNKNOWN }))).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     expect(diffSnapshotAutoConfig(stored, checked({ ...program, name: UNKNOWN })).replaces).toEqual(["name"]);
   });
 

@@ -19,7 +19,11 @@ function sample(type: ValueType): unknown {
     case "array":
       return [sample(type.items)];
     case "object":
-      return Object.fromEntries(Object.entries(type.fields).filter(([, f]) => f.wire).map(([k, f]) => [k, sample(f.value)]));
+      return Object.fromEntries(
+        Object.entries(type.fields)
+          .filter(([, f]) => f.wire)
+          .map(([k, f]) => [k, sample(f.value)]),
+      );
     case "oneOf":
       return sample(type.of[0]);
   }
@@ -47,28 +51,71 @@ describe.each(tables)("%s: every field with a wire name maps both ways", (_name,
   test("arguments without a wire name never reach the wire", () => {
     const all = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, sample(f.value)]));
     const keys = Object.keys(toWire(fields, all, { group: "local" }));
-    expect(keys.sort()).toEqual(onWire.filter(([, f]) => !f.group || f.group === "local").map(([, f]) => f.wire).sort());
+    expect(keys.sort()).toEqual(
+      onWire
+        .filter(([, f]) => !f.group || f.group === "local")
+        .map(([, f]) => f.wire)
+        .sort(),
+    );
   });
 });
 
 describe("SnapshotAutoConfig, from the spec's samples", () => {
   test("the read shape of a local configuration", () => {
-    const data = { file_prefix: "service-snapshot", interval: 86400, path_prefix: "/opt/snapshots", retain: 1, storage_type: "local", local_max_space: 100000 };
+    const data = {
+      file_prefix: "service-snapshot",
+      interval: 86400,
+      path_prefix: "/opt/snapshots",
+      retain: 1,
+      storage_type: "local",
+      local_max_space: 100000,
+    };
     expect(snapshotFromWire("daily", data, {})).toEqual({
-      name: "daily", interval: 86400, retain: 1, pathPrefix: "/opt/snapshots", filePrefix: "service-snapshot", storageType: "local", localMaxSpace: 100000,
+      name: "daily",
+      interval: 86400,
+      retain: 1,
+      pathPrefix: "/opt/snapshots",
+      filePrefix: "service-snapshot",
+      storageType: "local",
+      localMaxSpace: 100000,
     });
   });
 
   test.each(STORAGE_TYPES)("the POST body of %s holds the common fields and its own group only", (storageType) => {
-    const state = { name: "n", interval: 60, retain: 2, pathPrefix: "p/", filePrefix: "f", storageType, localMaxSpace: 1, cloudAS3Bucket: "b", cloudCGcsBucket: "g", cloudBContainerName: "c" } as const;
+    const state = {
+      name: "n",
+      interval: 60,
+      retain: 2,
+      pathPrefix: "p/",
+      filePrefix: "f",
+      storageType,
+      localMaxSpace: 1,
+      cloudAS3Bucket: "b",
+      cloudCGcsBucket: "g",
+      cloudBContainerName: "c",
+    } as const;
     const body = snapshotToWire(state);
-    const own = { local: "local_max_space", "cloudA-s3": "cloudA_s3_bucket", "cloudB-blob": "cloudB_container_name", "cloudC-gcs": "cloudC_gcs_bucket" }[storageType];
+    const own = {
+      local: "local_max_space",
+      "cloudA-s3": "cloudA_s3_bucket",
+      "cloudB-blob": "cloudB_container_name",
+      "cloudC-gcs": "cloudC_gcs_bucket",
+    }[storageType];
     expect(Object.keys(body).sort()).toEqual(["file_prefix", "interval", "path_prefix", "retain", "storage_type", own].sort());
   });
 
   test("credentials the service leaves out or blanks keep their value; echoed zero values of unset fields stay unset", () => {
     const prior = { storageType: "cloudA-s3", cloudASecretAccessKey: "kept" };
-    const data = { interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r", cloudA_secret_access_key: "", cloudA_s3_disable_tls: false, cloudA_s3_endpoint: "" };
+    const data = {
+      interval: 60,
+      path_prefix: "p",
+      storage_type: "cloudA-s3",
+      cloudA_s3_bucket: "b",
+      cloudA_s3_region: "r",
+      cloudA_secret_access_key: "",
+      cloudA_s3_disable_tls: false,
+      cloudA_s3_endpoint: "",
+    };
     const state = snapshotFromWire("n", data, prior);
     expect(state).toMatchObject({ cloudASecretAccessKey: "kept", cloudAS3Bucket: "b" });
     expect(state).not.toHaveProperty("cloudAS3DisableTls");
@@ -88,14 +135,23 @@ describe("RunTask, from the spec's samples", () => {
   test("the show sample reads as booleans and keeps the last applied key and global settings", () => {
     const prior = { hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] } };
     expect(taskFromWire(show, prior)).toEqual({
-      organization: "hashicorp", name: "my-task", url: "http://example.com", description: "Simple task", category: "task", enabled: true,
-      hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] },
+      organization: "hashicorp",
+      name: "my-task",
+      url: "http://example.com",
+      description: "Simple task",
+      category: "task",
+      enabled: true,
+      hmacKey: "secret",
+      global: { enabled: true, stages: ["pre_plan"] },
     });
   });
 
   test("the create body: type tasks, kebab-case attributes, the key and global settings only when asked", () => {
     const state = { organization: "o", name: "t", url: "https://u.example", category: "task" as const, enabled: false, hmacKey: "k" };
-    expect(taskBody(state, {})).toEqual({ type: "tasks", attributes: { name: "t", url: "https://u.example", description: "", category: "task", enabled: false } });
+    expect(taskBody(state, {})).toEqual({
+      type: "tasks",
+      attributes: { name: "t", url: "https://u.example", description: "", category: "task", enabled: false },
+    });
     expect(taskBody(state, { hmacKey: "k", global: { enabled: true, enforcementLevel: "mandatory" } }).attributes).toMatchObject({
       "hmac-key": "k",
       "global-configuration": { enabled: true, "enforcement-level": "mandatory" },
@@ -108,7 +164,10 @@ test("a task's associations come from what the spec defines, never from a relati
     id: "task-1",
     type: "tasks",
     attributes: {},
-    relationships: { tasks: { data: [{ id: "wstask-a", type: "workspace-tasks" }] }, "workspace-tasks": { data: [{ id: "wstask-unnamed", type: "workspace-tasks" }] } },
+    relationships: {
+      tasks: { data: [{ id: "wstask-a", type: "workspace-tasks" }] },
+      "workspace-tasks": { data: [{ id: "wstask-unnamed", type: "workspace-tasks" }] },
+    },
   };
   const included = [
     { id: "wstask-b", type: "workspace-tasks", attributes: {}, relationships: { task: { data: { id: "task-1", type: "tasks" } } } },
@@ -138,7 +197,11 @@ describe("WorkspaceRunTask, from the spec's samples", () => {
       relationships: { task: { data: { id: "task-1", type: "tasks" } }, workspace: { data: { id: "ws-1", type: "workspaces" } } },
     });
     expect(workspaceTaskFromWire(doc({ "enforcement-level": "mandatory", stage: "post_plan", stages: ["pre_plan", "post_plan"] }), "ws-x")).toEqual({
-      id: "wstask-1", workspaceId: "ws-1", taskId: "task-1", enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"],
+      id: "wstask-1",
+      workspaceId: "ws-1",
+      taskId: "task-1",
+      enforcementLevel: "mandatory",
+      stages: ["pre_plan", "post_plan"],
     });
     expect(workspaceTaskFromWire(doc({ "enforcement-level": "advisory", stage: "pre_apply" }), "ws-x").stages).toEqual(["pre_apply"]);
   });

@@ -28,12 +28,30 @@ describe("checkWorkspaceRunTask", () => {
     ["bad level", {}, { ...base, enforcementLevel: "strict" }, [{ property: "enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }]],
     ["empty stages", {}, { ...base, stages: [] }, [{ property: "stages", reason: "must list at least one stage" }]],
     ["duplicate stages", {}, { ...base, stages: ["pre_plan", "pre_plan"] }, [{ property: "stages", reason: "must not list a stage twice" }]],
-    ["hyphenated stage", {}, { ...base, stages: ["pre-apply"] }, [{ property: "stages[0]", reason: '"pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)' }]],
-    ["stage with stages", {}, { ...base, stage: "pre_plan", stages: ["pre_plan"] }, [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }]],
-    ["stage changed to post_apply on update", { ...base, stage: "pre_plan", stages: ["pre_plan"] }, { ...base, stage: "post_apply" }, [
-      { property: "stage", reason: 'can change only to "pre_plan" or "post_plan" on an existing association; use stages: ["post_apply"] instead' },
-    ]],
-    ["workspace id with a slash", {}, { ...base, workspaceId: "org/ws" }, [{ property: "workspaceId", reason: "must be an id such as ws-..., without '/' or whitespace" }]],
+    [
+      "hyphenated stage",
+      {},
+      { ...base, stages: ["pre-apply"] },
+      [{ property: "stages[0]", reason: '"pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)' }],
+    ],
+    [
+      "stage with stages",
+      {},
+      { ...base, stage: "pre_plan", stages: ["pre_plan"] },
+      [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }],
+    ],
+    [
+      "stage changed to post_apply on update",
+      { ...base, stage: "pre_plan", stages: ["pre_plan"] },
+      { ...base, stage: "post_apply" },
+      [{ property: "stage", reason: 'can change only to "pre_plan" or "post_plan" on an existing association; use stages: ["post_apply"] instead' }],
+    ],
+    [
+      "workspace id with a slash",
+      {},
+      { ...base, workspaceId: "org/ws" },
+      [{ property: "workspaceId", reason: "must be an id such as ws-..., without '/' or whitespace" }],
+    ],
   ])("%s", (_l, olds, news, failures) => {
     expect(checkWorkspaceRunTask(olds, news).failures).toEqual(failures);
   });

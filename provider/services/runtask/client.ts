@@ -26,7 +26,12 @@ export class RunTaskHttp {
   readonly createAttempts: number;
 
   constructor(settings: RunTaskSettings, tuning: ClientTuning = {}) {
-    this.http = serviceHttpClient(RUNTASK_SERVICE, settings, { headers: { authorization: `Bearer ${settings.token}`, accept: JSON_API }, hint: runTaskHint }, tuning);
+    this.http = serviceHttpClient(
+      RUNTASK_SERVICE,
+      settings,
+      { headers: { authorization: `Bearer ${settings.token}`, accept: JSON_API }, hint: runTaskHint },
+      tuning,
+    );
     this.createAttempts = (settings.maxRetries ?? tuning.retry?.maxRetries ?? 5) + 1;
   }
 
@@ -78,7 +83,9 @@ export class RunTaskHttp {
           followed.add(key);
         }
         // The link decides the page; what the caller asked for (`include`) goes with it, should a server drop it.
-        doc = next.link ? ((await this.request("GET", next.link.path, { query: { ...query, ...next.link.query } })).body as ListDocument) : await fetchPage(page);
+        doc = next.link
+          ? ((await this.request("GET", next.link.path, { query: { ...query, ...next.link.query } })).body as ListDocument)
+          : await fetchPage(page);
         docs.push(doc);
       }
     }

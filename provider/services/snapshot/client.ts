@@ -5,7 +5,12 @@ import { SNAPSHOT_SERVICE, type SnapshotSettings } from "./settings";
 
 /** The snapshot service's HTTP client: `X-Service-Token`, JSON, and advice on what its statuses mean. */
 export function snapshotHttpClient(settings: SnapshotSettings, tuning?: ClientTuning): HttpClient {
-  return serviceHttpClient(SNAPSHOT_SERVICE, settings, { headers: { "x-service-token": settings.token, accept: "application/json" }, hint: snapshotHint }, tuning);
+  return serviceHttpClient(
+    SNAPSHOT_SERVICE,
+    settings,
+    { headers: { "x-service-token": settings.token, accept: "application/json" }, hint: snapshotHint },
+    tuning,
+  );
 }
 
 /** What a failed status usually means for these endpoints. */

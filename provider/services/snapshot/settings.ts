@@ -25,7 +25,11 @@ export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
       "Base address of the snapshot service (the API lives under `/v1`).",
       "Token with the sudo capability on `sys/storage/raft/snapshot-auto`, sent as `X-Service-Token`.",
     ),
-    namespace: { key: "snapshot:namespace", env: "SERVICE_NAMESPACE", doc: "Namespace of the calls; must be unset or root: the endpoints are root-namespace only." },
+    namespace: {
+      key: "snapshot:namespace",
+      env: "SERVICE_NAMESPACE",
+      doc: "Namespace of the calls; must be unset or root: the endpoints are root-namespace only.",
+    },
   },
   validate: { namespace: (value) => requireRootNamespace(value) },
 };
