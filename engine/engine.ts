@@ -252,7 +252,7 @@ export class Engine {
   }
 
   private async plan(plugin: ResourceProviderClient, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
-    const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked);
+    const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked, old.inputs);
     if (diff.changes === "unknown") throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
     if (diff.changes === "none") return { op: "same", name: reg.name };
     if (diff.replaces.length > 0) return { op: "replace", name: reg.name, detail: diff.replaces };

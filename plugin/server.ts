@@ -6,6 +6,7 @@ import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
 import { setProviderContext, providerContext } from "../provider/context";
 import { newClientStats } from "../provider/services/tuning";
+import { secretArgs } from "../provider/table/derived";
 import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
@@ -48,11 +49,11 @@ function nameOf(urn: string): string {
  * each call unwraps secrets, calls the core, and marks secret what the schema or the request says is.
  */
 export class ProviderServer {
-  private readonly resources: Map<string, ResourceDefinition>;
+  private readonly resources: Map<string, ResourceDefinition & { secrets: readonly string[] }>;
   private configured = false;
 
   constructor(private readonly pkg: PackageDefinition) {
-    this.resources = new Map(pkg.resources.map((r) => [r.token, { ...r, provider: once(r.provider) }]));
+    this.resources = new Map(pkg.resources.map((r) => [r.token, { ...r, provider: once(r.provider), secrets: secretArgs(r.table.fields) }]));
   }
 
   /** Implementations by method name; those left out answer UNIMPLEMENTED. */
@@ -84,7 +85,7 @@ export class ProviderServer {
     };
   }
 
-  private resource(urn: string, type?: string): ResourceDefinition {
+  private resource(urn: string, type?: string): ResourceDefinition & { secrets: readonly string[] } {
     const token = type || urn.split("::")[2];
     const found = this.resources.get(token);
     if (!found) throw new Error(`${this.pkg.name}: unknown resource type "${token}"`);
@@ -92,8 +93,8 @@ export class ProviderServer {
   }
 
   /** Secret outputs: the schema's secret properties, and what the request held as secret. */
-  private secretOutputs(def: ResourceDefinition, ...fromRequest: Set<string>[]): Set<string> {
-    const keys = new Set(Object.keys(def.table.fields).filter((k) => def.table.fields[k].secret));
+  private secretOutputs(def: { secrets: readonly string[] }, ...fromRequest: Set<string>[]): Set<string> {
+    const keys = new Set(def.secrets);
     for (const set of fromRequest) for (const key of set) keys.add(key);
     return keys;
   }

@@ -77,12 +77,14 @@ export class ResourceProviderClient {
     };
   }
 
-  async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
+  /** As the engine sends it: the old outputs, the new inputs, and the old inputs too. */
+  async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props = {}): Promise<DiffAnswer> {
     const req = new this.protos.pb.DiffRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
+    req.setOldInputs(this.struct(oldInputs));
     const res = await this.call("Diff", req, this.protos.pb.DiffResponse);
     return { changes: CHANGES[res.getChanges()], replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
   }
