@@ -30,29 +30,20 @@ export async function onePackage(fixture: ConsumerProject, n: number, parallelis
       const emulator = await startEmulatorProcess({ snapshot: { takeSnapshots: false }, faults: { latencyMs: LATENCY_MS } });
       const figures: Record<string, number> = {};
       try {
-        if (kind === "dynamic") {
-          const stack = stackOf(fixture, emulator.url, parallelism);
-          const { engine } = stack;
-          for (const [phase, command] of [
-            ["create", () => engine.up(regs)],
-            ["noOpUp", () => engine.up(regs)],
-            ["delete", () => engine.destroy()],
-          ] as const) {
-            await command();
-            figures[phase] = (engine.lastOperationsCpuMs.plugin ?? NaN) / n;
-          }
-          stack.remove();
-        } else {
-          const engine = new NativeEngine({ programDir: fixture.dir, parallelism, config: benchConfig(emulator.url) });
-          for (const [phase, command] of [
-            ["create", () => engine.up(program)],
-            ["noOpUp", () => engine.up(program)],
-            ["delete", () => engine.destroy()],
-          ] as const) {
-            await command();
-            figures[phase] = (engine.lastOperationsCpuMs ?? NaN) / n;
-          }
+        // Each kind's commands, and the plugin CPU of the last one.
+        const dynamic = kind === "dynamic" ? stackOf(fixture, emulator.url, parallelism) : undefined;
+        const native = kind === "native" ? new NativeEngine({ programDir: fixture.dir, parallelism, config: benchConfig(emulator.url) }) : undefined;
+        const up = () => (dynamic ? dynamic.engine.up(regs) : native!.up(program));
+        const cpuMs = () => (dynamic ? dynamic.engine.lastOperationsCpuMs.plugin : native!.lastOperationsCpuMs) ?? NaN;
+        for (const [phase, command] of [
+          ["create", up],
+          ["noOpUp", up],
+          ["delete", () => (dynamic ? dynamic.engine.destroy() : native!.destroy())],
+        ] as const) {
+          await command();
+          figures[phase] = cpuMs() / n;
         }
+        dynamic?.remove();
       } finally {
         await emulator.close();
       }
