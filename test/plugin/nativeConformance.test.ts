@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { schemaText } from "../../plugin/schema/load";
 import { startEmulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, type Emulator } from "../../emulator";
 import {
   createConsumerProject,
@@ -62,6 +63,45 @@ async function checked(plugin: NativeProviderPlugin, target: string, olds: Props
   const { inputs, failures } = await plugin.client.check(target, olds, news);
   expect(failures).toEqual([]);
   return inputs;
+}
+
+/** What the plugins answered, by resource or function token, for the check against their schemas. */
+const returned: { token: string; kind: "resource" | "function"; value: Props }[] = [];
+
+/** Keeps what a resource (named by its URN) or a function (by its token) answered. */
+function keep<T extends { outputs?: Props } | Props>(target: string, kind: "resource" | "function", answer: T): T {
+  const token = target.startsWith("urn:") ? target.split("::")[2] : target;
+  returned.push({ token, kind, value: (kind === "resource" ? (answer as { outputs?: Props }).outputs : answer) as Props });
+  return answer;
+}
+
+/** Where `value` does not have the schema's type `spec` (properties undeclared, values of another type). */
+function mismatches(schema: any, spec: any, value: unknown, path: string): string[] {
+  const plain = (value as Props | null)?.["4dabf18193072939515e22adb298388d"] ? (value as Props).value : value;
+  if (spec.$ref) {
+    const type = schema.types[spec.$ref.replace("#/types/", "")];
+    return objectMismatches(schema, type.properties, plain, path);
+  }
+  if (spec.oneOf) return spec.oneOf.some((s: any) => mismatches(schema, s, plain, path).length === 0) ? [] : [`${path}: none of oneOf`];
+  switch (spec.type) {
+    case "string":
+      return typeof plain === "string" ? [] : [`${path}: not a string`];
+    case "integer":
+      return Number.isInteger(plain) ? [] : [`${path}: not an integer`];
+    case "boolean":
+      return typeof plain === "boolean" ? [] : [`${path}: not a boolean`];
+    case "array":
+      return Array.isArray(plain) ? plain.flatMap((v, i) => mismatches(schema, spec.items, v, `${path}[${i}]`)) : [`${path}: not a list`];
+    default:
+      return [`${path}: no type in the schema`];
+  }
+}
+
+function objectMismatches(schema: any, properties: Record<string, any>, value: unknown, path: string): string[] {
+  if (value === null || typeof value !== "object") return [`${path}: not an object`];
+  return Object.entries(value).flatMap(([k, v]) =>
+    properties[k] ? mismatches(schema, properties[k], v, `${path}.${k}`) : [`${path}.${k}: not declared`],
+  );
 }
 
 /** Records an error's message for the secret scan, and rethrows it. */
@@ -143,12 +183,12 @@ describe("pulumi-resource-runtask", () => {
 
   test("up: the task and its association are created; the key comes back secret", async () => {
     const taskInputs = await checked(plugin, TASK, {}, { url: "https://hooks.example.com/scan", hmacKey: CANARIES.hmacKey });
-    const task = await recording(plugin.client.create(TASK, taskInputs));
+    const task = keep(TASK, "resource", await recording(plugin.client.create(TASK, taskInputs)));
     expect(task.id).toMatch(/^task-/);
     expect(secretKeys(task.outputs)).toEqual(["hmacKey"]);
     state.task = { id: task.id, inputs: taskInputs, outputs: task.outputs };
     const assocInputs = await checked(plugin, ASSOC, {}, { workspaceId: workspace("network"), taskId: task.id, enforcementLevel: "advisory" });
-    const assoc = await recording(plugin.client.create(ASSOC, assocInputs));
+    const assoc = keep(ASSOC, "resource", await recording(plugin.client.create(ASSOC, assocInputs)));
     expect(assoc.id).toMatch(new RegExp(`^${workspace("network")}/wstask-`));
     state.assoc = { id: assoc.id, inputs: assocInputs, outputs: assoc.outputs };
     expect(emulator.runTask.tasks()).toEqual([expect.objectContaining({ id: task.id, hmacKey: CANARIES.hmacKey })]);
@@ -230,7 +270,7 @@ describe("pulumi-resource-runtask", () => {
       [urn("runtask:index:WorkspaceRunTask", "legacy-on-network"), `${workspace("network")}/${wt.id}`],
     ];
     for (const [target, id] of imports) {
-      const read = await recording(plugin.client.read(target, id));
+      const read = keep(target, "resource", await recording(plugin.client.read(target, id)));
       expect(read.id).toBe(id);
       const inputs = await checked(plugin, target, read.inputs!, read.inputs!);
       expect(await plugin.client.diff(target, id, read.outputs, inputs)).toMatchObject({ changes: "none" });
@@ -263,19 +303,20 @@ describe("pulumi-resource-runtask", () => {
   });
 
   test("invoke: the six functions' run task half", async () => {
-    const byId = await recording(plugin.client.invoke("runtask:index:getRunTask", { id: state.task.id }));
+    const invoke = async (token: string, args: Props) => keep(token, "function", await recording(plugin.client.invoke(token, args)));
+    const byId = await invoke("runtask:index:getRunTask", { id: state.task.id });
     expect(byId).toMatchObject({ id: state.task.id, name: "scanner" });
     expect(await plugin.client.invoke("runtask:index:getRunTask", { name: "scanner" })).toEqual(byId);
-    expect(((await plugin.client.invoke("runtask:index:listRunTasks", {})).tasks as Props[]).map((t) => t.name).sort()).toEqual([
+    expect(((await invoke("runtask:index:listRunTasks", { include: ["workspace_tasks"] })).tasks as Props[]).map((t) => t.name).sort()).toEqual([
       "legacy-scan",
       "scanner",
     ]);
     const ws = workspace("app-production");
-    expect(await plugin.client.invoke("runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
+    expect(await invoke("runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
       workspaceId: ws,
       enforcementLevel: "mandatory",
     });
-    expect((await plugin.client.invoke("runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
+    expect((await invoke("runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
   });
 
   test("destroy: the association, then the task; a token that sees nothing fails with advice and deletes nothing", async () => {
@@ -321,7 +362,7 @@ describe("pulumi-resource-snapshot", () => {
     expect(preview).toMatchObject({ name: "nightly", interval: UNKNOWN });
     const inputs = await checked(plugin, CONFIG, {}, program);
     expect(secretKeys(inputs)).toEqual(["cloudASecretAccessKey"]);
-    const { id, outputs } = await recording(plugin.client.create(CONFIG, inputs));
+    const { id, outputs } = keep(CONFIG, "resource", await recording(plugin.client.create(CONFIG, inputs)));
     expect([id, outputs.interval, secretKeys(outputs)]).toEqual(["nightly", 86400, ["cloudASecretAccessKey"]]);
     expect((await plugin.client.diff(CONFIG, id, outputs, await checked(plugin, CONFIG, inputs, program))).changes).toBe("none");
     const retained = await checked(plugin, CONFIG, inputs, { ...program, retain: 7 });
@@ -349,13 +390,26 @@ describe("pulumi-resource-snapshot", () => {
     });
     expect(res.status).toBe(204);
     const target = urn("snapshot:index:SnapshotAutoConfig", "hourly");
-    const read = await recording(plugin.client.read(target, "hourly"));
+    const read = keep(target, "resource", await recording(plugin.client.read(target, "hourly")));
     expect(secretKeys(read.outputs)).toEqual(["cloudASecretAccessKey"]);
     expect(secretKeys(read.inputs!)).toEqual(["cloudASecretAccessKey"]);
     const inputs = await checked(plugin, target, read.inputs!, read.inputs!);
     expect(await plugin.client.diff(target, "hourly", read.outputs, inputs)).toMatchObject({ changes: "none" });
-    expect(await plugin.client.invoke("snapshot:index:listSnapshotAutoConfigs", {})).toEqual({ names: ["hourly"] });
-    expect(await plugin.client.invoke("snapshot:index:getSnapshotStatus", { name: "hourly" })).toMatchObject({ lastSnapshotError: "" });
+    const invoke = async (token: string, args: Props) => keep(token, "function", await recording(plugin.client.invoke(token, args)));
+    expect(await invoke("snapshot:index:listSnapshotAutoConfigs", {})).toEqual({ names: ["hourly"] });
+    expect(await invoke("snapshot:index:getSnapshotStatus", { name: "hourly" })).toMatchObject({ lastSnapshotError: "" });
+  });
+
+  test("every property the plugins returned is declared in their schema, with a value of its type", async () => {
+    // GetSchema answers these files of the installed package (test/plugin/schema.test.ts checks they are current).
+    const schemas: Record<string, any> = { runtask: JSON.parse(schemaText("runtask")), snapshot: await plugin.client.schema() };
+    expect(new Set(returned.map((r) => r.token)).size).toBeGreaterThanOrEqual(9);
+    const wrong = returned.flatMap(({ token, kind, value }) => {
+      const schema = schemas[token.split(":")[0]];
+      const properties = kind === "resource" ? schema.resources[token].properties : schema.functions[token].outputs.properties;
+      return objectMismatches(schema, properties, value, token);
+    });
+    expect(wrong).toEqual([]);
   });
 
   test("no secret in anything the plugins printed or answered as an error", async () => {
