@@ -3,14 +3,3 @@ export interface CheckFailure {
   property: string;
   reason: string;
 }
-
-/** Thrown by provider code when arguments are wrong in a way only discovered at call time. */
-export class InputError extends Error {
-  constructor(
-    readonly property: string,
-    reason: string,
-  ) {
-    super(`${property}: ${reason}`);
-    this.name = "InputError";
-  }
-}

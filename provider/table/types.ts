@@ -1,4 +1,4 @@
-import type { Field, FieldTable, ResourceTable, ValueType } from "./field";
+import type { FieldTable, ResourceTable, ValueType } from "./field";
 
 /**
  * TypeScript types derived from a table, so that the SDK's interfaces and the providers' states are checked
@@ -41,4 +41,3 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fa
 /** Compiles only when given `true`: `assertType<Same<A, B>>(true)`. */
 export function assertType<T extends true>(_proof: T): void {}
 
-export type { Field };
