@@ -40,4 +40,3 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fa
 
 /** Compiles only when given `true`: `assertType<Same<A, B>>(true)`. */
 export function assertType<T extends true>(_proof: T): void {}
-
