@@ -4,7 +4,7 @@ import { GONE, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { notProvenGone, refusedCreate } from "../services/runtask/outcomes";
+import { refusedCreate, requireGone } from "../services/runtask/outcomes";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
 import { checkRunTask } from "./check";
@@ -64,9 +64,18 @@ async function findByName(api: RunTaskEndpoints, organization: string, name: str
   return (await api.listTasks(organization)).items.find((t) => t.attributes.name === name);
 }
 
-/** The organization of a task in state, or the provider's default one (an import knows only the id). */
-function organizationOf(s: RunTaskState): string | undefined {
-  return s.organization || defaultOrganization(providerContext().config);
+/**
+ * After a 404 for a task: proven gone when its organization's task list answers. The organization is the state's,
+ * or the provider's default one (an import knows only the id).
+ */
+function requireGoneTask(api: RunTaskEndpoints, id: string, s: RunTaskState, method: string): Promise<void> {
+  const organization = s.organization || defaultOrganization(providerContext().config);
+  return requireGone(organization ? () => api.tasksAnswer(organization) : undefined, {
+    method,
+    path: `/tasks/${id}`,
+    what: "run task",
+    scope: organization && `organization "${organization}"`,
+  });
 }
 
 /**
@@ -106,9 +115,8 @@ export const runTaskProvider: ResourceProvider = {
     const api = runTaskEndpoints();
     const found = await api.showTask(id);
     if (!found) {
-      const organization = organizationOf(prior);
-      if (organization !== undefined && (await api.tasksAnswer(organization))) return GONE;
-      throw notProvenGone("GET", `/tasks/${id}`, "run task", organization && `organization "${organization}"`);
+      await requireGoneTask(api, id, prior, "GET");
+      return GONE;
     }
     const state = taskFromWire(found.task, prior);
     const outs = toPlainJson({ ...state, taskId: id }) as Props;
@@ -130,10 +138,7 @@ export const runTaskProvider: ResourceProvider = {
 
   async delete(id, props) {
     const api = runTaskEndpoints();
-    if (await api.deleteTask(id)) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
-    const organization = organizationOf(stateOf(props ?? {}));
-    if (organization !== undefined && (await api.tasksAnswer(organization))) return;
-    throw notProvenGone("DELETE", `/tasks/${id}`, "run task", organization && `organization "${organization}"`);
+    if (!(await api.deleteTask(id))) await requireGoneTask(api, id, stateOf(props ?? {}), "DELETE");
   },
 };

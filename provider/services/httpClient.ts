@@ -1,6 +1,6 @@
 import type { ServiceDescription, ServiceSettings } from "../config/serviceSettings";
 import { HttpClient, type HttpClientOptions } from "../http/client";
-import { retryPolicy } from "../http/retry";
+import { retryPolicy, retrySettings, type RetrySettings } from "../http/retry";
 import type { ClientTuning } from "./tuning";
 
 /** What a service adds to the shared client: its authentication headers and its advice on failed statuses. */
@@ -27,15 +27,12 @@ export function serviceHttpClient<N extends string>(
     tls: settings.tls,
     timeoutMs: settings.timeoutMs,
     secrets: [settings.token],
-    retry: retryPolicy({
-      ...tuning.retry,
-      ...definedOnly({ maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs }),
-      stats: tuning.stats?.retries,
-    }),
+    retry: retryPolicy({ ...operationRetry(settings, tuning), stats: tuning.stats?.retries }),
     hint: http.hint,
   });
 }
 
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The retry settings of an operation: the defaults, then the tuning, then what the user set. */
+export function operationRetry(settings: ServiceSettings, tuning: ClientTuning = {}): RetrySettings {
+  return retrySettings(tuning.retry ?? {}, { maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs });
 }

@@ -2,7 +2,7 @@ import { toPlainJson } from "../common/plainJson";
 import { GONE, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { notProvenGone, refusedCreate } from "../services/runtask/outcomes";
+import { refusedCreate, requireGone } from "../services/runtask/outcomes";
 import { checkAndDiff } from "../tableProvider";
 import { checkWorkspaceRunTask } from "./check";
 import { diffWorkspaceRunTaskDetail } from "./diff";
@@ -56,6 +56,16 @@ export function associationOf(id: string, props: Props): { workspaceId: string; 
   return { workspaceId: String(props.workspaceId ?? ""), id };
 }
 
+/** After a 404 for an association: proven gone when its workspace's task list answers. */
+function requireGoneAssociation(api: RunTaskEndpoints, workspaceId: string, id: string, method: string): Promise<void> {
+  return requireGone(() => api.workspaceTasksAnswer(workspaceId), {
+    method,
+    path: `/workspaces/${workspaceId}/tasks/${id}`,
+    what: "association",
+    scope: `workspace ${workspaceId}'s tasks`,
+  });
+}
+
 /** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
 export const workspaceRunTaskProvider: ResourceProvider = {
   ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail),
@@ -76,8 +86,8 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const api = runTaskEndpoints();
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
     if (!resource) {
-      if (await api.workspaceTasksAnswer(workspaceId)) return GONE;
-      throw notProvenGone("GET", `/workspaces/${workspaceId}/tasks/${wsTaskId}`, "association", `workspace ${workspaceId}'s tasks`);
+      await requireGoneAssociation(api, workspaceId, wsTaskId, "GET");
+      return GONE;
     }
     const record = workspaceTaskFromWire(resource, workspaceId);
     const state: WorkspaceRunTaskState = {
@@ -99,9 +109,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async delete(id, props) {
     const { workspaceId, id: wsTaskId } = associationOf(id, stateOf(props ?? {}));
     const api = runTaskEndpoints();
-    if (await api.deleteWorkspaceTask(workspaceId, wsTaskId)) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
-    if (await api.workspaceTasksAnswer(workspaceId)) return;
-    throw notProvenGone("DELETE", `/workspaces/${workspaceId}/tasks/${wsTaskId}`, "association", `workspace ${workspaceId}'s tasks`);
+    if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId))) await requireGoneAssociation(api, workspaceId, wsTaskId, "DELETE");
   },
 };

@@ -59,6 +59,11 @@ const ASSOC = urn("runtask:index:WorkspaceRunTask", "scanner-on-network");
 const CONFIG = urn("snapshot:index:SnapshotAutoConfig", "nightly");
 
 /** Check, failing the test on check failures, as the engine stops on them. */
+/** Invokes a function, keeping its answer for the schema check and its error for the secret scan. */
+async function invoke(plugin: NativeProviderPlugin, token: string, args: Props): Promise<Props> {
+  return keep(token, "function", await recording(plugin.client.invoke(token, args)));
+}
+
 async function checked(plugin: NativeProviderPlugin, target: string, olds: Props, news: Props): Promise<Props> {
   const { inputs, failures } = await plugin.client.check(target, olds, news);
   expect(failures).toEqual([]);
@@ -303,20 +308,18 @@ describe("pulumi-resource-runtask", () => {
   });
 
   test("invoke: the six functions' run task half", async () => {
-    const invoke = async (token: string, args: Props) => keep(token, "function", await recording(plugin.client.invoke(token, args)));
-    const byId = await invoke("runtask:index:getRunTask", { id: state.task.id });
+    const byId = await invoke(plugin, "runtask:index:getRunTask", { id: state.task.id });
     expect(byId).toMatchObject({ id: state.task.id, name: "scanner" });
     expect(await plugin.client.invoke("runtask:index:getRunTask", { name: "scanner" })).toEqual(byId);
-    expect(((await invoke("runtask:index:listRunTasks", { include: ["workspace_tasks"] })).tasks as Props[]).map((t) => t.name).sort()).toEqual([
-      "legacy-scan",
-      "scanner",
-    ]);
+    expect(
+      ((await invoke(plugin, "runtask:index:listRunTasks", { include: ["workspace_tasks"] })).tasks as Props[]).map((t) => t.name).sort(),
+    ).toEqual(["legacy-scan", "scanner"]);
     const ws = workspace("app-production");
-    expect(await invoke("runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
+    expect(await invoke(plugin, "runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
       workspaceId: ws,
       enforcementLevel: "mandatory",
     });
-    expect((await invoke("runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
+    expect((await invoke(plugin, "runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
   });
 
   test("destroy: the association, then the task; a token that sees nothing fails with advice and deletes nothing", async () => {
@@ -395,9 +398,8 @@ describe("pulumi-resource-snapshot", () => {
     expect(secretKeys(read.inputs!)).toEqual(["cloudASecretAccessKey"]);
     const inputs = await checked(plugin, target, read.inputs!, read.inputs!);
     expect(await plugin.client.diff(target, "hourly", read.outputs, inputs)).toMatchObject({ changes: "none" });
-    const invoke = async (token: string, args: Props) => keep(token, "function", await recording(plugin.client.invoke(token, args)));
-    expect(await invoke("snapshot:index:listSnapshotAutoConfigs", {})).toEqual({ names: ["hourly"] });
-    expect(await invoke("snapshot:index:getSnapshotStatus", { name: "hourly" })).toMatchObject({ lastSnapshotError: "" });
+    expect(await invoke(plugin, "snapshot:index:listSnapshotAutoConfigs", {})).toEqual({ names: ["hourly"] });
+    expect(await invoke(plugin, "snapshot:index:getSnapshotStatus", { name: "hourly" })).toMatchObject({ lastSnapshotError: "" });
   });
 
   test("every property the plugins returned is declared in their schema, with a value of its type", async () => {

@@ -1,6 +1,6 @@
 import type { HttpClient, HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
 import { hasCode } from "../../http/serviceError";
-import { serviceHttpClient } from "../httpClient";
+import { operationRetry, serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
 import { includedOf, JSON_API, resourcesOf, type ListDocument, type ResourceObject } from "./jsonApi";
 import { RUNTASK_SERVICE, type RunTaskSettings } from "./settings";
@@ -32,7 +32,7 @@ export class RunTaskHttp {
       { headers: { authorization: `Bearer ${settings.token}`, accept: JSON_API }, hint: runTaskHint },
       tuning,
     );
-    this.createAttempts = (settings.maxRetries ?? tuning.retry?.maxRetries ?? 5) + 1;
+    this.createAttempts = operationRetry(settings, tuning).maxRetries + 1;
   }
 
   get service(): string {
