@@ -4,6 +4,7 @@ import { RUNTASK_SERVICE } from "../../provider/services/runtask/settings";
 import { ENFORCEMENT_LEVELS, STAGES } from "../../provider/services/runtask/vocabulary";
 import { t, type Field, type ValueType } from "../../provider/table/field";
 import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
+import { associationIdOf } from "../../provider/workspaceRunTask/provider";
 import type { PackageDefinition } from "../definition";
 
 /** A property of a function's result or arguments (never written, so it changes nothing). */
@@ -58,7 +59,7 @@ export const runtaskPackage: PackageDefinition = {
       docs: { file: "sdk/workspaceRunTask.ts", args: "WorkspaceRunTaskArgs", class: "WorkspaceRunTask" },
       importId: "`<workspaceId>/<wstask-id>`, the form of this resource's id here (the API reaches an association only through its workspace)",
       provider: () => require("../../provider/workspaceRunTask/provider").workspaceRunTaskProvider,
-      idOf: (id, outputs) => `${String(outputs.workspaceId)}/${id}`,
+      idOf: associationIdOf,
     },
   ],
   functions: [

@@ -46,6 +46,11 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState): Promi
   return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: () => alreadyAttached(s) });
 }
 
+/** `<workspaceId>/<wstask-id>`: an association's id with its workspace, the form an import gives. */
+export function associationIdOf(id: string, outputs: Props): string {
+  return `${String(outputs.workspaceId)}/${id}`;
+}
+
 /**
  * The id of an association in state, with its workspace: the `wstask-` id with the state's workspace, or
  * `<workspaceId>/<wstask-id>` as an import gives it (the API reaches an association only through its workspace).
