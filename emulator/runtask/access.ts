@@ -20,6 +20,13 @@ export interface OrganizationGrant {
 export interface TokenGrant extends OrganizationGrant {
   organizations?: string[];
   perOrganization?: Record<string, OrganizationGrant>;
+  /**
+   * Endpoints this token gets 404 on, as for a missing permission, whatever its permissions say: each named as
+   * request counts name routes (`"DELETE /workspaces/:ws/tasks/:id"`). The spec gives a user without permission
+   * a 404 and names permissions coarsely; services grant finer ones (a token may list a workspace's run tasks
+   * but not dissociate them), and this is how tests make such a token.
+   */
+  deniedRoutes?: string[];
 }
 
 export const DEFAULT_RUNTASK_TOKEN = "emulator-runtask-token";
@@ -27,6 +34,11 @@ export const DEFAULT_RUNTASK_TOKEN = "emulator-runtask-token";
 export const FULL_GRANT: TokenGrant = { owner: true, manageRunTasks: true, manageWorkspaceRunTasks: true };
 
 export type Permission = "owner" | "manageRunTasks" | "manageWorkspaceRunTasks";
+
+/** Whether the grant is denied the endpoint `METHOD template`. */
+export function deniedRoute(grant: TokenGrant, method: string, template: string): boolean {
+  return grant.deniedRoutes?.includes(`${method} ${template}`) ?? false;
+}
 
 /** The token of a request (`Authorization: Bearer ...`), or undefined. */
 export function bearerToken(req: EmulatorRequest): string | undefined {

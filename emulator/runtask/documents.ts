@@ -7,6 +7,13 @@ export const API = "/api/v2";
 export interface RenderOptions {
   /** Render `enabled` as "true"/"false", as the spec's samples do. */
   enabledAsString?: boolean;
+  /** Render lists of stages in the reverse of the order they were sent in (the spec does not say the order is kept). */
+  reverseStages?: boolean;
+}
+
+/** Stages as an answer renders them. */
+function renderStages(stages: string[], opts: RenderOptions): string[] {
+  return opts.reverseStages ? [...stages].reverse() : [...stages];
 }
 
 /**
@@ -26,7 +33,7 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
   if (withGlobal && store.organizations.get(task.organization)?.globalRunTasks) {
     attributes["global-configuration"] = {
       enabled: task.global.enabled,
-      stages: [...task.global.stages],
+      stages: renderStages(task.global.stages, opts),
       "enforcement-level": task.global.enforcementLevel,
     };
   }
@@ -45,11 +52,12 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
   };
 }
 
-export function workspaceTaskResource(wt: WorkspaceTask): Record<string, unknown> {
+export function workspaceTaskResource(wt: WorkspaceTask, opts: RenderOptions = {}): Record<string, unknown> {
+  const stages = renderStages(wt.stages, opts);
   return {
     id: wt.id,
     type: "workspace-tasks",
-    attributes: { "enforcement-level": wt.enforcementLevel, stage: wt.stages[0], stages: [...wt.stages] },
+    attributes: { "enforcement-level": wt.enforcementLevel, stage: stages[0], stages },
     relationships: {
       task: { data: { id: wt.taskId, type: "tasks" } },
       workspace: { data: { id: wt.workspaceId, type: "workspaces" } },
@@ -85,7 +93,7 @@ export function includeOf(query: URLSearchParams): string[] | EmulatorResponse {
 }
 
 /** `include=workspace_tasks[,workspace_tasks.workspace]`: the related objects of the given tasks. */
-export function included(store: RunTaskStore, tasks: Task[], include: string[]): Record<string, unknown>[] | undefined {
+export function included(store: RunTaskStore, tasks: Task[], include: string[], opts: RenderOptions = {}): Record<string, unknown>[] | undefined {
   if (include.length === 0) return undefined;
   const wanted = new Set(include);
   const out: Record<string, unknown>[] = [];
@@ -93,7 +101,7 @@ export function included(store: RunTaskStore, tasks: Task[], include: string[]):
   if (wanted.has("workspace_tasks") || wanted.has("workspace_tasks.workspace")) {
     for (const task of tasks) {
       for (const wt of store.workspaceTasksOfTask(task.id)) {
-        out.push(workspaceTaskResource(wt));
+        out.push(workspaceTaskResource(wt, opts));
         const ws = store.workspaces.get(wt.workspaceId);
         if (ws) workspaces.set(ws.id, ws);
       }

@@ -1,6 +1,6 @@
 import { Router, type EmulatorRequest, type EmulatorResponse } from "../core/router";
 import type { Mount } from "../core/server";
-import { bearerToken, DEFAULT_RUNTASK_TOKEN, FULL_GRANT, type TokenGrant } from "./access";
+import { bearerToken, DEFAULT_RUNTASK_TOKEN, deniedRoute, FULL_GRANT, type TokenGrant } from "./access";
 import { API } from "./documents";
 import { errors, isJsonApi, notFound, unauthorized, unsupportedMediaType } from "./jsonApi";
 import type { RouteContext } from "./routes";
@@ -68,6 +68,12 @@ export interface RunTaskEmulatorOptions {
    */
   enabledAsString?: boolean;
   /**
+   * Render every list of stages (an association's `stages`, a task's `global-configuration.stages`) in the
+   * reverse of the order it was sent in. Default false: the order sent. The spec lists stages as a set of
+   * lifecycle points and does not say that their order is kept, so clients are tested comparing them as sets.
+   */
+  reverseStages?: boolean;
+  /**
    * Answer 415 to a request whose body is not sent as `application/vnd.api+json`, so that clients which forget
    * the header fail here rather than against the service. Default true; false accepts any content type.
    */
@@ -111,7 +117,7 @@ export class RunTaskService {
     this.tokens = options.tokens ?? { [DEFAULT_RUNTASK_TOKEN]: FULL_GRANT };
     const ctx: RouteContext = {
       store: this.store,
-      render: { enabledAsString: options.enabledAsString },
+      render: { enabledAsString: options.enabledAsString, reverseStages: options.reverseStages },
       associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
       showGlobalConfiguration: options.showGlobalConfiguration !== false,
       paging: {
@@ -121,7 +127,9 @@ export class RunTaskService {
       },
     };
     for (const route of [...taskRoutes(ctx), ...workspaceTaskRoutes(ctx)]) {
-      this.router.add(route.method, route.template, (req) => this.authed(req, (grant) => route.handle(req, grant)));
+      this.router.add(route.method, route.template, (req) =>
+        this.authed(req, (grant) => (deniedRoute(grant, route.method, route.template) ? notFound() : route.handle(req, grant))),
+      );
     }
   }
 
@@ -173,6 +181,18 @@ export class RunTaskService {
   /** A new workspace in an existing organization; the id (`ws-...`) is derived from the names unless given. */
   addWorkspace(organization: string, name: string, id?: string): Workspace {
     return { ...this.store.addWorkspace(organization, name, id) };
+  }
+
+  /** Deletes a workspace out of band, with its associations (as the service deletes them with it). */
+  deleteWorkspace(id: string): void {
+    if (!this.store.workspaces.has(id)) throw new Error(`no workspace "${id}"`);
+    this.store.deleteWorkspace(id);
+  }
+
+  /** Deletes an organization out of band, with its workspaces, tasks and associations. */
+  deleteOrganization(name: string): void {
+    if (!this.store.organizations.has(name)) throw new Error(`no organization "${name}"`);
+    this.store.deleteOrganization(name);
   }
 
   /** Turns the global run tasks feature of an organization on or off, as a change of plan would. */

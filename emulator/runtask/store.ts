@@ -85,6 +85,19 @@ export class RunTaskStore {
     return ws;
   }
 
+  /** Deletes a workspace, and its associations with it, as the service does. */
+  deleteWorkspace(id: string): void {
+    this.workspaces.delete(id);
+    for (const [wid, wt] of this.workspaceTasks) if (wt.workspaceId === id) this.workspaceTasks.delete(wid);
+  }
+
+  /** Deletes an organization with its workspaces and tasks (and so every association of them). */
+  deleteOrganization(name: string): void {
+    for (const ws of [...this.workspaces.values()]) if (ws.organization === name) this.deleteWorkspace(ws.id);
+    for (const task of this.tasksOf(name)) this.deleteTask(task.id);
+    this.organizations.delete(name);
+  }
+
   workspaceByName(organization: string, name: string): Workspace | undefined {
     return [...this.workspaces.values()].find((w) => w.organization === organization && w.name === name);
   }

@@ -21,7 +21,7 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
 
   const taskDocument = (status: number, task: Task, include: string[], withGlobal = true): EmulatorResponse => {
     const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render, withGlobal) };
-    const inc = included(store, [task], include);
+    const inc = included(store, [task], include, ctx.render);
     if (inc) body.included = inc;
     return document(status, body);
   };
@@ -61,7 +61,7 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
       links: page.links,
       meta: page.meta,
     };
-    const inc = included(store, page.items, include);
+    const inc = included(store, page.items, include, ctx.render);
     if (inc) body.included = inc;
     return document(200, body);
   }

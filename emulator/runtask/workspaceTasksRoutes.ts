@@ -46,7 +46,7 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
     }
     const wt = store.addWorkspaceTask({ workspaceId: ws.id, taskId: task.id, enforcementLevel: enforcementLevel!, stages: stages ?? ["post_plan"] });
     if (ctx.associateResponse === "204") return { status: 204 };
-    return document(201, { data: workspaceTaskResource(wt) });
+    return document(201, { data: workspaceTaskResource(wt, ctx.render) });
   }
 
   function list(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
@@ -55,12 +55,12 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
     const size = pageSizeOf(req.query, ctx.paging);
     if (typeof size !== "number") return size;
     const page = paginate(store.workspaceTasksOf(ws.id), size, req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
-    return document(200, { data: page.items.map(workspaceTaskResource), links: page.links, meta: page.meta });
+    return document(200, { data: page.items.map((wt) => workspaceTaskResource(wt, ctx.render)), links: page.links, meta: page.meta });
   }
 
   function show(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
     const wt = visibleAssociation(req, grant);
-    return wt ? document(200, { data: workspaceTaskResource(wt) }) : notFound();
+    return wt ? document(200, { data: workspaceTaskResource(wt, ctx.render) }) : notFound();
   }
 
   function update(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
@@ -72,7 +72,7 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
     if (errs.length > 0) return errors(422, ...errs);
     if (enforcementLevel !== undefined) wt.enforcementLevel = enforcementLevel;
     if (stages) wt.stages = stages;
-    return document(200, { data: workspaceTaskResource(wt) });
+    return document(200, { data: workspaceTaskResource(wt, ctx.render) });
   }
 
   function remove(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {

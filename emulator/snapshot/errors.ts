@@ -11,9 +11,28 @@ export function failure(status: number, ...messages: string[]): EmulatorResponse
   return { status, body: { errors: messages } };
 }
 
+/**
+ * How the answer to a name the service does not hold looks: `"errors"`, `{"errors": []}`, the service's own
+ * (an error list with nothing in it); or what a proxy or another mount in front of it may answer instead: no
+ * body (`"empty"`), `{}` (`"emptyObject"`), `{"errors": null}` (`"nullErrors"`), `{"errors": [""]}` (`"blankError"`).
+ */
+export const NOT_FOUND_BODIES = ["errors", "empty", "emptyObject", "nullErrors", "blankError"] as const;
+export type NotFoundBody = (typeof NOT_FOUND_BODIES)[number];
+
 /** Nothing under that name (or no names at all, for a list). */
-export function noEntry(): EmulatorResponse {
-  return failure(404);
+export function noEntry(body: NotFoundBody = "errors"): EmulatorResponse {
+  switch (body) {
+    case "errors":
+      return failure(404);
+    case "empty":
+      return { status: 404 };
+    case "emptyObject":
+      return { status: 404, body: {} };
+    case "nullErrors":
+      return { status: 404, body: { errors: null } };
+    case "blankError":
+      return { status: 404, body: { errors: [""] } };
+  }
 }
 
 /** A path the service does not have, optionally saying why (a namespace, the license). */

@@ -1,6 +1,6 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
-import { badRequest, noEntry, unsupportedOperation } from "./errors";
-import { SERVICE_STORAGE_FIELDS } from "./schema";
+import { badRequest, noEntry as noEntryOf, unsupportedOperation, type NotFoundBody } from "./errors";
+import { COMMON_WIRE_FIELDS, SERVICE_STORAGE_FIELDS } from "./schema";
 import { emptyStatus, type HeldConfig, type Snapshotter } from "./snapshotter";
 import { validateConfig } from "./validation";
 
@@ -18,6 +18,10 @@ export interface SnapshotRouteContext {
   acceptGetList: boolean;
   /** Take integers and booleans written as strings in create/update bodies. */
   acceptStringScalars: boolean;
+  /** What a 404 for a name the service does not hold carries. */
+  notFoundBody: NotFoundBody;
+  /** POST keeps the stored keys its body leaves out (those of another storage type included). */
+  postMerges: boolean;
 }
 
 /** One endpoint; `handle` runs once the namespace, token, capability and license have been checked. */
@@ -36,14 +40,23 @@ export interface SnapshotRoute {
  */
 export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   const { configs, snapshotter } = ctx;
+  const noEntry = () => noEntryOf(ctx.notFoundBody);
 
-  /** POST creates the configuration or replaces it; the status of earlier snapshots is kept. */
+  /**
+   * POST creates the configuration or replaces it; the status of earlier snapshots is kept. Under `postMerges` an
+   * update keeps every stored key the body leaves out: the body's own fields and the stored ones of the selected
+   * storage type are checked together, and keys of another storage type stay as they were, unchecked, as a
+   * service that merges updates into what it holds does.
+   */
   function write(req: EmulatorRequest): EmulatorResponse {
-    const result = validateConfig(req.body, ctx.acceptStringScalars);
-    if ("errors" in result) return badRequest(result.errors);
     const prior = configs.get(req.params.name);
+    const merge = ctx.postMerges && prior !== undefined && isObject(req.body);
+    const body = merge ? { ...prior.config, ...(req.body as Record<string, unknown>) } : req.body;
+    const { kept, checked } = merge ? splitByGroup(body as Record<string, unknown>) : { kept: {}, checked: body };
+    const result = validateConfig(checked, ctx.acceptStringScalars);
+    if ("errors" in result) return badRequest(result.errors);
     if (prior) snapshotter.unschedule(prior);
-    const held: HeldConfig = { config: result.config, status: prior?.status ?? emptyStatus() };
+    const held: HeldConfig = { config: { ...kept, ...result.config }, status: prior?.status ?? emptyStatus() };
     configs.set(req.params.name, held);
     snapshotter.schedule(held);
     return { status: 204 };
@@ -52,10 +65,9 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   function read(req: EmulatorRequest): EmulatorResponse {
     const held = configs.get(req.params.name);
     if (!held) return noEntry();
-    const group = SERVICE_STORAGE_FIELDS[held.config.storage_type];
     const data: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(held.config)) {
-      if (group[k]?.credential && !ctx.echoCredentials) continue;
+      if (!ctx.echoCredentials && Object.values(SERVICE_STORAGE_FIELDS).some((group) => group[k]?.credential)) continue;
       data[k] = v;
     }
     return { status: 200, body: { data } };
@@ -79,6 +91,18 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
     return held ? { status: 200, body: { data: { ...held.status } } } : noEntry();
   }
 
+  /** The keys of a merged body that the selected storage type does not take, and the rest. */
+  function splitByGroup(body: Record<string, unknown>): { kept: Record<string, unknown>; checked: Record<string, unknown> } {
+    const group = SERVICE_STORAGE_FIELDS[String(body.storage_type)] ?? {};
+    const kept: Record<string, unknown> = {};
+    const checked: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) {
+      if (COMMON_WIRE_FIELDS.includes(k) || Object.hasOwn(group, k)) checked[k] = v;
+      else kept[k] = v;
+    }
+    return { kept, checked };
+  }
+
   const routes: SnapshotRoute[] = [
     { method: "POST", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: write },
     { method: "GET", template: `${SNAPSHOT_AUTO}/config/:name`, sudo: true, handle: read },
@@ -96,4 +120,8 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
     });
   }
   return routes;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { Router } from "../core/router";
 import type { Mount } from "../core/server";
 import { checkAccess, checkNamespace, DEFAULT_SNAPSHOT_TOKEN, type AccessRules, type SnapshotTokenGrant } from "./access";
-import { unsupportedOperation, unsupportedPath } from "./errors";
+import { NOT_FOUND_BODIES, unsupportedOperation, unsupportedPath, type NotFoundBody } from "./errors";
 import { snapshotRoutes } from "./routes";
 import { Snapshotter, type HeldConfig, type SnapshotStatusWire } from "./snapshotter";
 
@@ -33,6 +33,20 @@ export interface SnapshotEmulatorOptions {
    * takes an integer or a string either way).
    */
   acceptStringScalars?: boolean;
+  /**
+   * What a 404 for a configuration (or a list) the service does not hold carries. Default `"errors"`:
+   * `{"errors": []}`, the service's own answer. The others are what a proxy or another mount in front of the
+   * service may answer: `"empty"` (no body), `"emptyObject"` (`{}`), `"nullErrors"` (`{"errors": null}`),
+   * `"blankError"` (`{"errors": [""]}`).
+   */
+  notFoundBody?: NotFoundBody;
+  /**
+   * Whether POST merges into a configuration it holds: keys the body leaves out keep their stored values, those of
+   * another storage type included. Default false: POST replaces the configuration with the body (the spec says
+   * POST "creates the named configuration or updates it", and its read shape carries only the selected storage
+   * type's parameters). `true` is the other reading the spec allows.
+   */
+  postMerges?: boolean;
 }
 
 export { DEFAULT_SNAPSHOT_TOKEN };
@@ -64,6 +78,8 @@ export class SnapshotService {
       acceptPut: options.acceptPut === true,
       acceptGetList: options.acceptGetList === true,
       acceptStringScalars: options.acceptStringScalars === true,
+      notFoundBody: notFoundBodyOf(options.notFoundBody),
+      postMerges: options.postMerges === true,
     });
     for (const route of routes) {
       this.router.add(route.method, route.template, (req) => checkAccess(req, rules, route.sudo) ?? route.handle(req));
@@ -91,4 +107,12 @@ export class SnapshotService {
     await this.snapshotter.run(held);
     return held.status;
   }
+}
+
+function notFoundBodyOf(value: NotFoundBody | undefined): NotFoundBody {
+  if (value === undefined) return "errors";
+  if (!NOT_FOUND_BODIES.includes(value)) {
+    throw new Error(`snapshot emulator: notFoundBody must be one of ${NOT_FOUND_BODIES.map((b) => JSON.stringify(b)).join(", ")}, not ${JSON.stringify(value)}`);
+  }
+  return value;
 }

@@ -1,0 +1,87 @@
+import { associateBody, NOT_FOUND, RunTaskApi, taskBody } from "../support/runTaskApi";
+
+let api: RunTaskApi;
+afterEach(() => api.close());
+
+const LIMITED = "limited-token";
+
+describe("run task emulator: deniedRoutes, a token refused some endpoints as for a missing permission", () => {
+  test("a token that may list a workspace's run tasks but not dissociate them gets the 404 of a missing object on DELETE", async () => {
+    api = await RunTaskApi.start({
+      tokens: {
+        "emulator-runtask-token": { owner: true },
+        [LIMITED]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /workspaces/:ws/tasks/:id"] },
+      },
+    });
+    const ws = api.ws("app-production");
+    const task = await api.createTask("scan");
+    const wt = await api.associate(ws, task.id);
+    expect((await api.workspaceTasks(ws, LIMITED)).map((w) => w.id)).toEqual([wt.id]);
+    expect((await api.call("GET", `/workspaces/${ws}/tasks/${wt.id}`, undefined, { token: LIMITED })).status).toBe(200);
+    expect(await api.call("DELETE", `/workspaces/${ws}/tasks/${wt.id}`, undefined, { token: LIMITED })).toEqual({
+      status: 404,
+      contentType: "application/vnd.api+json",
+      body: NOT_FOUND,
+    });
+    expect(api.emulator.runTask.workspaceTasks()).toHaveLength(1);
+    expect((await api.call("DELETE", `/workspaces/${ws}/tasks/${wt.id}`)).status).toBe(204);
+  });
+
+  test("a token that may list an organization's run tasks but not show or delete one", async () => {
+    api = await RunTaskApi.start({
+      tokens: {
+        "emulator-runtask-token": { owner: true },
+        [LIMITED]: { manageRunTasks: true, deniedRoutes: ["GET /tasks/:id", "DELETE /tasks/:id"] },
+      },
+    });
+    const task = await api.createTask("scan");
+    const list = await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token: LIMITED });
+    expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([task.id]);
+    expect((await api.call("GET", `/tasks/${task.id}`, undefined, { token: LIMITED })).status).toBe(404);
+    expect((await api.call("DELETE", `/tasks/${task.id}`, undefined, { token: LIMITED })).status).toBe(404);
+    expect((await api.call("PATCH", `/tasks/${task.id}`, taskBody({ name: "scan" }), { token: LIMITED })).status).toBe(200);
+    expect(api.emulator.runTask.tasks()).toHaveLength(1);
+  });
+});
+
+describe("run task emulator: reverseStages", () => {
+  test("answers render stages in the reverse of the order sent; stage is the first rendered", async () => {
+    api = await RunTaskApi.start({ reverseStages: true });
+    const ws = api.ws("app-production");
+    const task = await api.createTask("scan", {
+      "global-configuration": { enabled: true, stages: ["pre_plan", "post_plan"], "enforcement-level": "advisory" },
+    });
+    expect(task.attributes["global-configuration"].stages).toEqual(["post_plan", "pre_plan"]);
+    const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task.id, { "enforcement-level": "advisory", stages: ["pre_plan", "pre_apply"] }));
+    expect(r.status).toBe(204);
+    const [wt] = await api.workspaceTasks(ws);
+    expect(wt.attributes).toMatchObject({ stages: ["pre_apply", "pre_plan"], stage: "pre_apply" });
+    expect(api.emulator.runTask.workspaceTasks()[0].stages).toEqual(["pre_plan", "pre_apply"]);
+    const shown = await api.call("GET", `/tasks/${task.id}?include=workspace_tasks`);
+    expect(shown.body.included[0].attributes.stages).toEqual(["pre_apply", "pre_plan"]);
+  });
+});
+
+describe("run task emulator: workspaces and organizations deleted out of band", () => {
+  test("a deleted workspace takes its associations with it; its list is 404; the task shows none", async () => {
+    api = await RunTaskApi.start();
+    const ws = api.ws("app-production");
+    const task = await api.createTask("scan");
+    await api.associate(ws, task.id);
+    api.emulator.runTask.deleteWorkspace(ws);
+    expect(api.emulator.runTask.workspaceTasks()).toEqual([]);
+    expect((await api.call("GET", `/workspaces/${ws}/tasks`)).status).toBe(404);
+    expect((await api.call("GET", `/tasks/${task.id}?include=workspace_tasks`)).body.included).toEqual([]);
+  });
+
+  test("a deleted organization takes its workspaces, tasks and associations", async () => {
+    api = await RunTaskApi.start();
+    const task = await api.createTask("scan");
+    await api.associate(api.ws("network"), task.id);
+    api.emulator.runTask.deleteOrganization("emulator-org");
+    expect(api.emulator.runTask.tasks()).toEqual([]);
+    expect(api.emulator.runTask.workspaces()).toEqual([]);
+    expect((await api.call("GET", "/organizations/emulator-org/tasks")).status).toBe(404);
+    expect((await api.call("GET", `/tasks/${task.id}`)).status).toBe(404);
+  });
+});
