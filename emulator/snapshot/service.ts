@@ -112,7 +112,9 @@ export class SnapshotService {
 function notFoundBodyOf(value: NotFoundBody | undefined): NotFoundBody {
   if (value === undefined) return "errors";
   if (!NOT_FOUND_BODIES.includes(value)) {
-    throw new Error(`snapshot emulator: notFoundBody must be one of ${NOT_FOUND_BODIES.map((b) => JSON.stringify(b)).join(", ")}, not ${JSON.stringify(value)}`);
+    throw new Error(
+      `snapshot emulator: notFoundBody must be one of ${NOT_FOUND_BODIES.map((b) => JSON.stringify(b)).join(", ")}, not ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

@@ -25,7 +25,7 @@ export interface HttpClientOptions {
   /** Values that must never appear in anything this client reports (tokens). */
   secrets?: string[];
   /** Advice appended to the message of a failed status, e.g. which permission a 403 means is missing. */
-  hint?: (status: number, messages: string[]) => string | undefined;
+  hint?: (status: number, messages: string[], body: unknown) => string | undefined;
   /** Decides whether a failed attempt is tried again; none by default. */
   retry?: RetryPolicy;
   dispatcher?: Dispatcher;
@@ -38,6 +38,11 @@ export interface RequestOptions {
   contentType?: string;
   /** Statuses above 299 that are returned to the caller instead of thrown (typically 404). */
   allowStatus?: number[];
+  /**
+   * Of the answers `allowStatus` names, those returned to the caller; the others fail as any status does (a 404
+   * that is not the service's own "no such object", say). All of them by default.
+   */
+  allowAnswer?: (response: HttpResponse) => boolean;
   /** Further values to redact from errors of this call (secret arguments in the body). */
   secrets?: string[];
   /** Whether repeating the request is safe; only idempotent requests are retried blindly. */
@@ -87,7 +92,7 @@ export class HttpClient {
     const policy = this.options.retry;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(method, path, opts);
-      if (outcome.kind === "response" && isAccepted(outcome.response.status, opts.allowStatus)) return outcome.response;
+      if (outcome.kind === "response" && isAccepted(outcome.response, opts)) return outcome.response;
       const delay = remainingMs(policy) > 0 ? policy?.delayBefore(attempt, outcome, { method, idempotent }) : undefined;
       if (delay === undefined) throw this.finalError(method, path, outcome, opts, idempotent, attempt);
       await sleep(delay);
@@ -193,13 +198,14 @@ export class HttpClient {
   private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions, attempts: number, ambiguous: boolean): ServiceError {
     const secrets = this.secrets(opts);
     const messages = serverMessages(res.body).map((m) => redact(m, secrets));
-    const hint = this.options.hint?.(res.status, messages);
+    const hint = this.options.hint?.(res.status, messages, res.body);
+    // The advice may quote the answer: it is redacted as the server's messages are.
     return new ServiceError({
       service: this.service,
       method,
       path: redact(path, secrets),
       status: res.status,
-      messages: hint ? [...messages, hint] : messages,
+      messages: hint ? [...messages, redact(hint, secrets)] : messages,
       attempts,
       ambiguous,
     });
@@ -245,8 +251,10 @@ function baseOf(baseUrl: string): { origin: string; basePath: string } {
   return base;
 }
 
-function isAccepted(status: number, allow?: number[]): boolean {
-  return (status >= 200 && status < 300) || (allow?.includes(status) ?? false);
+function isAccepted(response: HttpResponse, { allowStatus, allowAnswer }: RequestOptions): boolean {
+  const { status } = response;
+  if (status >= 200 && status < 300) return true;
+  return (allowStatus?.includes(status) ?? false) && (allowAnswer?.(response) ?? true);
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

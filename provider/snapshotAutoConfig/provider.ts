@@ -44,7 +44,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   },
 
   async read(id, props) {
-    const wire = await endpoints().readConfig(id);
+    const wire = await endpoints().readConfig(id, secretValues(props ?? {}));
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
     const state = outputs(fromWire(id, wire, stateOf(props ?? {})));
@@ -57,8 +57,8 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     return { outs: outputs(state) };
   },
 
-  async delete(id) {
+  async delete(id, props) {
     // A configuration already deleted outside Pulumi is the outcome delete wants.
-    await endpoints().deleteConfig(id);
+    await endpoints().deleteConfig(id, secretValues(props ?? {}));
   },
 };

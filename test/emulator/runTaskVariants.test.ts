@@ -52,7 +52,11 @@ describe("run task emulator: reverseStages", () => {
       "global-configuration": { enabled: true, stages: ["pre_plan", "post_plan"], "enforcement-level": "advisory" },
     });
     expect(task.attributes["global-configuration"].stages).toEqual(["post_plan", "pre_plan"]);
-    const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task.id, { "enforcement-level": "advisory", stages: ["pre_plan", "pre_apply"] }));
+    const r = await api.call(
+      "POST",
+      `/workspaces/${ws}/tasks`,
+      associateBody(task.id, { "enforcement-level": "advisory", stages: ["pre_plan", "pre_apply"] }),
+    );
     expect(r.status).toBe(204);
     const [wt] = await api.workspaceTasks(ws);
     expect(wt.attributes).toMatchObject({ stages: ["pre_apply", "pre_plan"], stage: "pre_apply" });

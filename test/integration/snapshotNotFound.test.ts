@@ -54,6 +54,42 @@ describe.each([
   });
 });
 
+describe.each<[string, unknown, string]>([
+  ["no body", undefined, "no body"],
+  ["{}", {}, "{}"],
+  ["errors: null", { errors: null }, '{"errors":null}'],
+  ['errors: [""]', { errors: [""] }, '{"errors":[""]}'],
+  ["an HTML page", "<html><body>404 Not Found</body></html>", "<html>"],
+  ["errors that is not a list", { errors: "none" }, '{"errors":"none"}'],
+])("a bare 404 (%s) is an error that says what answered, never a deletion", (_, body, shown) => {
+  beforeEach(() => (answer = { status: 404, body }));
+
+  test("refresh, delete and the list fail, naming the answer and snapshot:address", async () => {
+    for (const call of calls()) {
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e as Error & { code?: string },
+      );
+      expect(err?.code).toBe("not_found");
+      expect(err?.message).toContain(shown);
+      expect(err?.message).toContain("snapshot:address / SERVICE_ADDR");
+      expect(err?.message).toContain('not the service\'s {"errors": []} for a missing configuration');
+    }
+  });
+});
+
+test("a 404 that quotes the token or the call's credentials is redacted like any other error", async () => {
+  const secret = "AKIA-canary-0a1b2c3d";
+  answer = { status: 404, body: { echo: `token=${DEFAULT_SNAPSHOT_TOKEN} key=${secret}` } };
+  const err = await provider.read("daily", { name: "daily", storageType: "cloudA-s3", cloudAAccessKeyId: secret }).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  expect(err?.message).toContain("[redacted]");
+  expect(err?.message).not.toContain(secret);
+  expect(err?.message).not.toContain(DEFAULT_SNAPSHOT_TOKEN);
+});
+
 test("an unlicensed emulator: listSnapshotAutoConfigs raises the unsupported path instead of answering []", async () => {
   const unlicensed = await startEmulator({ snapshot: { licensed: false } });
   try {

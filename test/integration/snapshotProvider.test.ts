@@ -169,7 +169,8 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     const err = await provider.create(await checked(local())).catch((e: Error) => e);
     expect((err as Error).message).toBe(
       "snapshot service: GET /sys/storage/raft/snapshot-auto/config/daily failed (HTTP 403): " +
-        "permission denied: this path requires the sudo capability; the token needs the sudo capability on sys/storage/raft/snapshot-auto/*",
+        "permission denied: this path requires the sudo capability; the token (snapshot:token / SERVICE_TOKEN) is not valid, " +
+        "or lacks the sudo capability on sys/storage/raft/snapshot-auto/* (the configuration endpoints need it)",
     );
     expect((err as Error).message).not.toContain("no-sudo");
   });

@@ -1,8 +1,7 @@
-import type { HttpClient, HttpMethod, HttpResponse } from "../../http/client";
-import { serverMessages } from "../../http/serverMessages";
-import { ServiceError } from "../../http/serviceError";
+import type { HttpClient, HttpResponse } from "../../http/client";
 import type { ClientTuning } from "../tuning";
-import { snapshotHttpClient, UNSERVED_HINT } from "./client";
+import { snapshotHttpClient } from "./client";
+import { isNoSuchConfiguration } from "./notFound";
 import type { SnapshotSettings } from "./settings";
 
 /** A configuration as the service reads and writes it (snake_case wire names). */
@@ -13,10 +12,8 @@ const BASE = "/sys/storage/raft/snapshot-auto";
 /**
  * The five endpoints of the automated snapshot API (spec: snapshot-auto-api.md, "Endpoints").
  *
- * The rule for a 404, decided by the shape of the answer and never by its wording: a 404 whose `errors` list is
- * empty means "no such configuration" (the service answers so for a missing configuration and an empty list);
- * a 404 that carries any message means the endpoints are not served there (no license, another namespace:
- * "unsupported path"), and is an error. Taking that for "gone" would drop every resource from state on refresh.
+ * A 404 means "no such configuration" only in the service's own shape for it (`isNoSuchConfiguration`); any
+ * other 404 fails as any other status does, through the client's one path for errors (redacted, with advice).
  */
 export class SnapshotEndpoints {
   private readonly http: HttpClient;
@@ -31,40 +28,34 @@ export class SnapshotEndpoints {
   }
 
   /** The configuration, or undefined when there is none of that name. */
-  async readConfig(name: string): Promise<SnapshotConfigWire | undefined> {
-    const res = await this.http.request("GET", configPath(name), { allowStatus: [404] });
-    return this.missing("GET", configPath(name), res) ? undefined : dataOf(res.body);
+  async readConfig(name: string, secrets: string[] = []): Promise<SnapshotConfigWire | undefined> {
+    const res = await this.http.request("GET", configPath(name), { ...MISSING, secrets });
+    return res.status === 404 ? undefined : dataOf(res.body);
   }
 
   /** Names of every configuration; none when the service answers its empty 404. */
   async listConfigs(): Promise<string[]> {
-    const res = await this.http.request("LIST", `${BASE}/config`, { allowStatus: [404] });
-    if (this.missing("LIST", `${BASE}/config`, res)) return [];
+    const res = await this.http.request("LIST", `${BASE}/config`, MISSING);
+    if (res.status === 404) return [];
     const keys = dataOf(res.body)?.keys;
     return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string") : [];
   }
 
   /** Deletes the configuration; false when it did not exist. */
-  async deleteConfig(name: string): Promise<boolean> {
-    const res = await this.http.request("DELETE", configPath(name), { allowStatus: [404] });
-    return !this.missing("DELETE", configPath(name), res);
+  async deleteConfig(name: string, secrets: string[] = []): Promise<boolean> {
+    const res = await this.http.request("DELETE", configPath(name), { ...MISSING, secrets });
+    return res.status !== 404;
   }
 
   /** The status of the named configuration, or undefined when there is none of that name. */
   async readStatus(name: string): Promise<Record<string, unknown> | undefined> {
-    const path = `${BASE}/status/${encodeURIComponent(name)}`;
-    const res = await this.http.request("GET", path, { allowStatus: [404] });
-    return this.missing("GET", path, res) ? undefined : dataOf(res.body);
-  }
-
-  /** Whether the answer is the empty 404 of a missing configuration; a 404 with messages throws (see above). */
-  private missing(method: HttpMethod, path: string, res: HttpResponse): boolean {
-    if (res.status !== 404) return false;
-    const messages = serverMessages(res.body);
-    if (messages.length === 0) return true;
-    throw new ServiceError({ service: this.http.service, method, path, status: 404, messages: [...messages, UNSERVED_HINT] });
+    const res = await this.http.request("GET", `${BASE}/status/${encodeURIComponent(name)}`, MISSING);
+    return res.status === 404 ? undefined : dataOf(res.body);
   }
 }
+
+/** A 404 returned to the caller only in the service's shape for a missing name. */
+const MISSING = { allowStatus: [404], allowAnswer: (res: HttpResponse) => isNoSuchConfiguration(res.body) };
 
 function configPath(name: string): string {
   return `${BASE}/config/${encodeURIComponent(name)}`;

@@ -1,0 +1,44 @@
+import { SNAPSHOT_SETTING_KEYS } from "./settings";
+
+/**
+ * The service answers a name it does not hold with a 404 whose body is a JSON object with an empty `errors` list.
+ * That exact shape, and nothing else, means "no such configuration": a 404 without a body, with `{}`, with
+ * `errors: null` or `[""]`, or with messages comes from something else (an endpoint the service does not serve
+ * there, a proxy, another mount), and taking it for "missing" would drop every configuration from the state on
+ * refresh and let destroy "succeed" with the configurations still in place.
+ */
+export function isNoSuchConfiguration(body: unknown): boolean {
+  return body !== null && typeof body === "object" && !Array.isArray(body) && Array.isArray((body as { errors?: unknown }).errors)
+    ? (body as { errors: unknown[] }).errors.length === 0
+    : false;
+}
+
+const ADDRESS = SNAPSHOT_SETTING_KEYS.address.join(" / ");
+
+export const UNSERVED_HINT =
+  "the service does not serve the automated snapshot endpoints here: they need an enterprise license, and calls from the root namespace";
+
+/**
+ * What answered a 404 that is not the service's "no such configuration", and what to check: the service's own
+ * error list with messages is a path it does not serve here; anything else is something other than the service.
+ */
+export function describeNotFound(body: unknown): string {
+  if (serviceMessages(body)) return `${UNSERVED_HINT}; or ${ADDRESS} does not point at the service`;
+  return (
+    `the answer carried ${shapeOf(body)}, not the service's {"errors": []} for a missing configuration: ` +
+    `check ${ADDRESS} (it may reach a proxy or another mount rather than the service); the configuration is kept in the state`
+  );
+}
+
+/** Whether the body is the service's error object (`{"errors": [...]}`) with at least one message in it. */
+function serviceMessages(body: unknown): boolean {
+  const errors = body !== null && typeof body === "object" ? (body as { errors?: unknown }).errors : undefined;
+  return Array.isArray(errors) && errors.some((e) => typeof e === "string" && e.trim() !== "");
+}
+
+function shapeOf(body: unknown): string {
+  if (body === undefined) return "no body";
+  if (typeof body === "string") return `the text ${JSON.stringify(body.length > 80 ? `${body.slice(0, 80)}…` : body)}`;
+  const text = JSON.stringify(body);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
