@@ -24,7 +24,7 @@ const runTaskInfo = {
   category: property(task.category.value, true),
   enabled: property(task.enabled.value, true),
   global: property(task.global.value),
-  workspaceTaskIds: property(t.list(t.string), true),
+  workspaceTaskIds: property(t.list(t.string)),
 };
 
 /** An association as the functions return it. */

@@ -27,8 +27,11 @@ export interface RunTaskRecord {
   enabled: boolean;
   /** The global settings; absent when the organization lacks the global run tasks feature. */
   global?: RunTaskGlobal;
-  /** Ids (`wstask-...`) of the task's workspace associations that the service reports. */
-  workspaceTaskIds: string[];
+  /**
+   * Ids (`wstask-...`) of the task's workspace associations, as the service reports them; absent when the
+   * service's answer did not include them (it ignored `include`).
+   */
+  workspaceTaskIds?: string[];
 }
 
 /** `include` as the service takes it. */
@@ -47,7 +50,10 @@ export interface GetRunTaskArgs {
 export interface ListRunTasksArgs {
   /** Default: stack config `runtask:organization`, then `RUNTASK_ORGANIZATION`. */
   organization?: string;
-  /** Related objects to include: `workspace_tasks`, `workspace_tasks.workspace`. */
+  /**
+   * Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
+   * `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+   */
   include?: RunTaskInclude[];
 }
 
@@ -77,15 +83,9 @@ export interface ListWorkspaceRunTasksResult {
 
 function recordOf(task: ResourceObject, included: unknown): RunTaskRecord {
   const { organization, name, url, description, category, enabled, global } = taskFromWire(task, {});
-  const record: RunTaskRecord = {
-    id: task.id,
-    organization,
-    name,
-    url,
-    category: category ?? "task",
-    enabled: enabled ?? true,
-    workspaceTaskIds: workspaceTaskIdsOf(task, included),
-  };
+  const record: RunTaskRecord = { id: task.id, organization, name, url, category: category ?? "task", enabled: enabled ?? true };
+  const workspaceTaskIds = workspaceTaskIdsOf(task, included);
+  if (workspaceTaskIds !== undefined) record.workspaceTaskIds = workspaceTaskIds;
   if (description !== undefined) record.description = description;
   if (global !== undefined) record.global = global;
   return record;
@@ -116,7 +116,8 @@ export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tun
 
 /** Every run task of the organization, following every page. */
 export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord[]> {
-  const list = await runTaskEndpoints(config, tuning).listTasks(organizationOf(args.organization, config, "listRunTasks"), args.include?.join(","));
+  const include = [...new Set<RunTaskInclude>(["workspace_tasks", ...(args.include ?? [])])].join(",");
+  const list = await runTaskEndpoints(config, tuning).listTasks(organizationOf(args.organization, config, "listRunTasks"), include);
   return list.items.map((task) => recordOf(task, list.included));
 }
 

@@ -192,10 +192,14 @@ export class HttpClient {
     // A server or gateway failure on a request that is not safe to repeat says nothing of whether it was carried
     // out (a 503 from a proxy may come after the origin acted). 501 says the method is not supported at all.
     const status = outcome.response.status;
-    return this.statusError(method, path, outcome.response, opts, attempts, !idempotent && status >= 500 && status !== 501);
+    return this.failure(method, path, outcome.response, opts, attempts, !idempotent && status >= 500 && status !== 501);
   }
 
-  private statusError(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions, attempts: number, ambiguous: boolean): ServiceError {
+  /**
+   * The error of an answer: the server's messages and the client's advice, redacted of the token and the call's
+   * secrets. Every failed status becomes an error here, those a caller was returned (`allowStatus`) included.
+   */
+  failure(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions = {}, attempts = 1, ambiguous = false): ServiceError {
     const secrets = this.secrets(opts);
     const messages = serverMessages(res.body).map((m) => redact(m, secrets));
     const hint = this.options.hint?.(res.status, messages, res.body);
@@ -205,7 +209,8 @@ export class HttpClient {
       method,
       path: redact(path, secrets),
       status: res.status,
-      messages: hint ? [...messages, redact(hint, secrets)] : messages,
+      messages,
+      advice: hint === undefined ? undefined : redact(hint, secrets),
       attempts,
       ambiguous,
     });

@@ -9,8 +9,10 @@ export interface ServiceErrorOptions {
   path: string;
   /** The answer's status; absent when no answer came (the connection failed, or the time ran out). */
   status?: number;
-  /** The server's messages, redacted, with any advice appended. */
+  /** The server's messages, redacted. */
   messages?: string[];
+  /** What the failure likely means and what to check, after the server's messages. */
+  advice?: string;
   /** What went wrong without an answer (a transport failure), redacted. */
   detail?: string;
   /** Attempts made, retries included. */
@@ -32,6 +34,7 @@ export class ServiceError extends Error {
   readonly path: string;
   readonly status: number | undefined;
   readonly messages: string[];
+  readonly advice: string | undefined;
   readonly detail: string | undefined;
   readonly attempts: number;
   readonly code: ErrorCode;
@@ -50,17 +53,19 @@ export class ServiceError extends Error {
     this.path = options.path;
     this.status = options.status;
     this.messages = options.messages ?? [];
+    this.advice = options.advice;
     this.detail = options.detail;
     this.attempts = options.attempts ?? 1;
     this.ambiguous = options.ambiguous ?? false;
     this.code = options.code ?? (options.status === undefined ? "network" : codeOfStatus(options.status));
   }
 
-  static format({ service, method, path, status, messages = [], detail, attempts = 1 }: ServiceErrorOptions): string {
+  static format({ service, method, path, status, messages = [], advice, detail, attempts = 1 }: ServiceErrorOptions): string {
     const head = `${service}: ${method} ${path}`;
     const what = status === undefined ? (detail ?? "request failed") : `HTTP ${status}`;
     const tries = attempts > 1 ? `, ${attempts} attempts` : "";
-    const tail = messages.length > 0 ? `: ${messages.join("; ")}` : detail && status !== undefined ? `: ${detail}` : "";
+    const said = [...messages, ...(advice ? [advice] : [])];
+    const tail = said.length > 0 ? `: ${said.join("; ")}` : detail && status !== undefined ? `: ${detail}` : "";
     return `${head} failed (${what}${tries})${tail}`;
   }
 

@@ -4,7 +4,8 @@ import { GONE, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { refusedCreate, requireGone } from "../services/runtask/outcomes";
+import { refusedCreate } from "../services/runtask/outcomes";
+import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
 import { checkRunTask } from "./check";
@@ -64,18 +65,9 @@ async function findByName(api: RunTaskEndpoints, organization: string, name: str
   return (await api.listTasks(organization)).items.find((t) => t.attributes.name === name);
 }
 
-/**
- * After a 404 for a task: proven gone when its organization's task list answers. The organization is the state's,
- * or the provider's default one (an import knows only the id).
- */
-function requireGoneTask(api: RunTaskEndpoints, id: string, s: RunTaskState, method: string): Promise<void> {
-  const organization = s.organization || defaultOrganization(providerContext().config);
-  return requireGone(organization ? () => api.tasksAnswer(organization) : undefined, {
-    method,
-    path: `/tasks/${id}`,
-    what: "run task",
-    scope: organization && `organization "${organization}"`,
-  });
+/** After a 404 for a task: gone only when its organization's list (the state's, or the default one) proves it. */
+function requireGoneTask(api: RunTaskEndpoints, id: string, s: RunTaskState, method: "GET" | "DELETE"): Promise<void> {
+  return requireTaskGone(api, method, id, s.organization || defaultOrganization(providerContext().config));
 }
 
 /**
@@ -101,7 +93,7 @@ export const runTaskProvider: ResourceProvider = {
     const api = runTaskEndpoints();
     const write: TaskWrite = { hmacKey: s.hmacKey, global: s.global === undefined ? undefined : globalToSend(s.global) };
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
-    const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write)) : await createTask(api, s, write);
+    const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) {
       // Leave nothing behind: the task was created only to find the settings unsupported.
       if (!existing) await api.deleteTask(task.id);
@@ -131,7 +123,7 @@ export const runTaskProvider: ResourceProvider = {
     if (s.hmacKey !== old.hmacKey) write.hmacKey = s.hmacKey ?? "";
     // Global settings are sent only when they differ in meaning: an organization without the feature gets none.
     if (!sameGlobal(old.global, s.global)) write.global = globalToSend(s.global);
-    const task = await runTaskEndpoints().updateTask(id, taskBody(s, write), secretsOf(write));
+    const task = await runTaskEndpoints().updateTask(id, taskBody(s, write), secretsOf(write), s.organization);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) throw globalUnsupported(s);
     return { outs: outputs(s, task, write.global ?? old.global) };
   },

@@ -67,11 +67,14 @@ export function inputsOf(state: RunTaskState): Props {
 
 /**
  * Ids of a task's workspace associations, from what the spec defines: the `workspace-tasks` documents included
- * with `include=workspace_tasks` whose task is this one, and `relationships.tasks` items of that type.
+ * with `include=workspace_tasks` whose task is this one, and `relationships.tasks` items of that type. Undefined
+ * when the answer carries neither (a server that ignores `include`): "none" would be a claim it did not make.
  */
-export function workspaceTaskIdsOf(task: ResourceObject, included: unknown): string[] {
+export function workspaceTaskIdsOf(task: ResourceObject, included: unknown): string[] | undefined {
+  const related = relatedIds(task, "tasks", "workspace-tasks");
+  if (!Array.isArray(included) && related.length === 0) return undefined;
   const fromIncluded = resourcesOf({ data: included })
     .filter((r) => r.type === "workspace-tasks" && relatedId(r, "task") === task.id)
     .map((r) => r.id);
-  return [...new Set([...fromIncluded, ...relatedIds(task, "tasks", "workspace-tasks")])];
+  return [...new Set([...fromIncluded, ...related])];
 }

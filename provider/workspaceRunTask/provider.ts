@@ -2,7 +2,8 @@ import { toPlainJson } from "../common/plainJson";
 import { GONE, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { refusedCreate, requireGone } from "../services/runtask/outcomes";
+import { refusedCreate } from "../services/runtask/outcomes";
+import { requireAssociationGone } from "../services/runtask/proofOfGone";
 import { checkAndDiff } from "../tableProvider";
 import { checkWorkspaceRunTask } from "./check";
 import { diffWorkspaceRunTaskDetail } from "./diff";
@@ -61,16 +62,6 @@ export function associationOf(id: string, props: Props): { workspaceId: string; 
   return { workspaceId: String(props.workspaceId ?? ""), id };
 }
 
-/** After a 404 for an association: proven gone when its workspace's task list answers. */
-function requireGoneAssociation(api: RunTaskEndpoints, workspaceId: string, id: string, method: string): Promise<void> {
-  return requireGone(() => api.workspaceTasksAnswer(workspaceId), {
-    method,
-    path: `/workspaces/${workspaceId}/tasks/${id}`,
-    what: "association",
-    scope: `workspace ${workspaceId}'s tasks`,
-  });
-}
-
 /** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
 export const workspaceRunTaskProvider: ResourceProvider = {
   ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail),
@@ -91,7 +82,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const api = runTaskEndpoints();
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
     if (!resource) {
-      await requireGoneAssociation(api, workspaceId, wsTaskId, "GET");
+      await requireAssociationGone(api, "GET", workspaceId, wsTaskId, prior.taskId || undefined);
       return GONE;
     }
     const record = workspaceTaskFromWire(resource, workspaceId);
@@ -112,9 +103,11 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
-    const { workspaceId, id: wsTaskId } = associationOf(id, stateOf(props ?? {}));
+    const prior = stateOf(props ?? {});
+    const { workspaceId, id: wsTaskId } = associationOf(id, prior);
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
-    if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId))) await requireGoneAssociation(api, workspaceId, wsTaskId, "DELETE");
+    if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId)))
+      await requireAssociationGone(api, "DELETE", workspaceId, wsTaskId, prior.taskId || undefined);
   },
 };

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { RunTaskHttp } from "../../provider/services/runtask/client";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
+import { getRunTask as getRunTaskWith } from "../../provider/functions/runTask";
 import { getRunTask, getWorkspaceRunTask, listRunTasks, listWorkspaceRunTasks } from "../../sdk";
 
 let emulator: Emulator;
@@ -55,9 +56,34 @@ describe("program-side run task functions", () => {
     ]);
   });
 
-  test("listRunTasks with include lists the workspace associations", async () => {
-    const all = await listRunTasks({ include: ["workspace_tasks"] });
+  test("listRunTasks always asks for the associations: every task lists its own, none an empty list it was not told", async () => {
+    const all = await listRunTasks();
     expect(all[149].workspaceTaskIds).toHaveLength(2);
+    expect(all[0].workspaceTaskIds).toEqual([]);
+    expect(emulator.requests.entries.at(-1)?.path).toBe("/api/v2/organizations/emulator-org/tasks");
+    const withWorkspaces = await listRunTasks({ include: ["workspace_tasks.workspace"] });
+    expect(withWorkspaces[149].workspaceTaskIds).toHaveLength(2);
+  });
+
+  test("a server that ignores include: workspaceTaskIds is left out rather than []", async () => {
+    const ignoring = await startEmulator({
+      interceptors: [
+        (req, route) => {
+          if (req.method !== "GET" || route !== "/api/v2/tasks/:id") return undefined;
+          return {
+            status: 200,
+            body: { data: { id: "task-x", type: "tasks", attributes: { name: "x", url: "https://h.example" }, relationships: {} } },
+          };
+        },
+      ],
+    });
+    try {
+      const lookup = (key: string) => ({ "runtask:address": ignoring.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key];
+      const record = await getRunTaskWith({ id: "task-x" }, lookup);
+      expect(record).not.toHaveProperty("workspaceTaskIds");
+    } finally {
+      await ignoring.close();
+    }
   });
 
   test("getRunTask by name (found on the second page) and by id; a missing one fails", async () => {

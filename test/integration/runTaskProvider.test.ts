@@ -141,9 +141,9 @@ describe("RunTask provider against the emulator", () => {
     expect(outs).toBeDefined();
   });
 
-  test("404 is explained as missing or not authorized; 422 shows the server's details", async () => {
+  test("404 is explained by asking the organization; 422 shows the server's details", async () => {
     await expect(tasks.create(await checkedTask({ ...scanner, organization: "nope" }))).rejects.toThrow(
-      /POST \/organizations\/nope\/tasks failed \(HTTP 404\): not found; missing or not authorized/,
+      /POST \/organizations\/nope\/tasks failed \(HTTP 404\): not found; organization "nope" answers 404 too/,
     );
     const a = await tasks.create(await checkedTask(scanner));
     await tasks.create(await checkedTask({ ...scanner, name: "other" }));
@@ -236,7 +236,7 @@ describe("WorkspaceRunTask provider against the emulator", () => {
   test("a missing workspace is explained", async () => {
     const taskId = await newTask();
     await expect(wsTasks.create(await checkedAssoc({ workspaceId: "ws-missing", taskId, enforcementLevel: "advisory" }))).rejects.toThrow(
-      /HTTP 404\): not found; missing or not authorized/,
+      /HTTP 404\): not found; workspace ws-missing answers 404 too/,
     );
   });
 });

@@ -12,14 +12,13 @@ import { configureProvider } from "../support/providerConfig";
  */
 type Props = Record<string, any>;
 
-const BLIND_TOKEN = "token-that-sees-nothing";
 let emulator: Emulator;
 let interceptors: Interceptor[] = [];
 
 async function start(options: RunTaskEmulatorOptions = {}, address?: (url: string) => string): Promise<void> {
   await emulator?.close();
   emulator = await startEmulator({
-    runTask: { tokens: { [DEFAULT_RUNTASK_TOKEN]: { owner: true }, [BLIND_TOKEN]: { organizations: [] } }, ...options },
+    runTask: { tokens: { [DEFAULT_RUNTASK_TOKEN]: { owner: true } }, ...options },
     interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
   });
   useToken(DEFAULT_RUNTASK_TOKEN, address);
@@ -46,58 +45,6 @@ const checked = async (provider: typeof tasks, news: Props, olds: Props = {}): P
 };
 const scanner = { name: "scanner", url: "https://hooks.example.com/scan" };
 const bodies = (method: string) => emulator.runTask.received.filter((r) => r.method === method).map((r) => r.body as any);
-
-describe("a 404 is never taken for a deletion without proof", () => {
-  async function taskAndAssociation() {
-    const task = await tasks.create(await checked(tasks, scanner));
-    const workspaceId = emulator.runTask.workspace("network").id;
-    const assoc = await wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory" }));
-    return { task, assoc };
-  }
-
-  test("with a token that sees nothing, refresh and delete fail, name the token setting, and the objects stay", async () => {
-    const { task, assoc } = await taskAndAssociation();
-    useToken(BLIND_TOKEN);
-    for (const attempt of [
-      tasks.read(task.id, task.outs),
-      wsTasks.read(assoc.id, assoc.outs),
-      tasks.delete(task.id, task.outs),
-      wsTasks.delete(assoc.id, assoc.outs),
-    ]) {
-      await expect(attempt).rejects.toMatchObject({
-        code: "not_found",
-        message: expect.stringMatching(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/),
-      });
-    }
-    expect(emulator.runTask.tasks()).toHaveLength(1);
-    expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
-
-    useToken(DEFAULT_RUNTASK_TOKEN);
-    await wsTasks.delete(assoc.id, assoc.outs);
-    await tasks.delete(task.id, task.outs);
-    expect([emulator.runTask.tasks(), emulator.runTask.workspaceTasks()]).toEqual([[], []]);
-  });
-
-  test("deleted outside the program: refresh drops them and delete succeeds, with one request more after the 404", async () => {
-    const { task, assoc } = await taskAndAssociation();
-    emulator.runTask.store.deleteTask(task.id);
-    emulator.requests.reset();
-    expect(await wsTasks.read(assoc.id, assoc.outs)).toEqual({ id: "", props: {} });
-    expect(await tasks.read(task.id, task.outs)).toEqual({ id: "", props: {} });
-    expect(emulator.requests.byRoute()).toEqual({
-      "GET /api/v2/workspaces/:ws/tasks/:id": 1,
-      "GET /api/v2/workspaces/:ws/tasks": 1,
-      "GET /api/v2/tasks/:id": 1,
-      "GET /api/v2/organizations/:org/tasks": 1,
-    });
-    await expect(wsTasks.delete(assoc.id, assoc.outs)).resolves.toBeUndefined();
-    await expect(tasks.delete(task.id, task.outs)).resolves.toBeUndefined();
-  });
-
-  test("a read by id alone (an import) proves a 404 through the default organization", async () => {
-    await expect(tasks.read("task-doesnotexist", {})).resolves.toEqual({ id: "", props: {} });
-  });
-});
 
 describe("global is declarative", () => {
   const mandatory = { enabled: true, enforcementLevel: "mandatory", stages: ["post_plan"] };

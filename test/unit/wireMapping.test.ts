@@ -176,6 +176,10 @@ test("a task's associations come from what the spec defines, never from a relati
   ];
   expect(workspaceTaskIdsOf(task, included)).toEqual(["wstask-b", "wstask-a"]);
   expect(workspaceTaskIdsOf(task, undefined)).toEqual(["wstask-a"]);
+  expect(workspaceTaskIdsOf(task, [])).toEqual(["wstask-a"]);
+  // Neither included nor listed: the answer says nothing of the associations.
+  expect(workspaceTaskIdsOf({ ...task, relationships: { tasks: { data: [] } } }, undefined)).toBeUndefined();
+  expect(workspaceTaskIdsOf({ ...task, relationships: {} }, [])).toEqual([]);
 });
 
 describe("WorkspaceRunTask, from the spec's samples", () => {

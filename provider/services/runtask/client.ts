@@ -1,8 +1,9 @@
 import type { HttpClient, HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
-import { hasCode } from "../../http/serviceError";
+import { hasCode, type ServiceError } from "../../http/serviceError";
 import { operationRetry, serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
 import { includedOf, JSON_API, resourcesOf, type ListDocument, type ResourceObject } from "./jsonApi";
+import { ADDRESS_ADVICE, isJsonApiErrorDocument, MISSING_OR_FORBIDDEN_ADVICE, SERVICE_NOT_FOUND, TOKEN_SETTING } from "./notFound";
 import { RUNTASK_SERVICE, type RunTaskSettings } from "./settings";
 
 /** The page size asked for; fewer pages means fewer round trips when following a list. */
@@ -10,10 +11,10 @@ export const PAGE_SIZE = 100;
 /** Pages of one list in flight at once, once their number is known: well under the service's rate limit. */
 export const PAGE_CONCURRENCY = 8;
 
-/** Every item of a list, and the related objects it included. */
+/** Every item of a list, and the related objects it included (undefined when no page carried `included`). */
 export interface ListResult {
   items: ResourceObject[];
-  included: ResourceObject[];
+  included?: ResourceObject[];
 }
 
 /**
@@ -43,9 +44,17 @@ export class RunTaskHttp {
     return this.http.request(method, path, { contentType: JSON_API, ...opts });
   }
 
-  /** Whether a GET answers at all for this token (200 rather than 404): one request, one item. */
+  /** The error of an answer returned to the caller (a 404 it could not explain), through the client's one error path. */
+  failure(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions = {}): ServiceError {
+    return this.http.failure(method, path, res, opts);
+  }
+
+  /**
+   * Whether a list answers this token (rather than the service's 404): one request, one item. A refusal of the
+   * page size (400, 422) is an answer too: the list is there.
+   */
   async answers(path: string): Promise<boolean> {
-    const res = await this.request("GET", path, { query: { "page[size]": 1 }, allowStatus: [404] });
+    const res = await this.request("GET", path, { query: { "page[size]": 1 }, ...SERVICE_NOT_FOUND, allowStatus: [400, 404, 422] });
     return res.status !== 404;
   }
 
@@ -89,7 +98,8 @@ export class RunTaskHttp {
         docs.push(doc);
       }
     }
-    return { items: docs.flatMap((d) => resourcesOf(d)), included: docs.flatMap((d) => includedOf(d)) };
+    const items = docs.flatMap((d) => resourcesOf(d));
+    return docs.some((d) => Array.isArray(d.included)) ? { items, included: docs.flatMap((d) => includedOf(d)) } : { items };
   }
 
   /**
@@ -118,12 +128,12 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T)
 }
 
 /** What a failed status usually means on this service. */
-export function runTaskHint(status: number): string | undefined {
+export function runTaskHint(status: number, _messages: string[], body: unknown): string | undefined {
   switch (status) {
     case 401:
-      return "the token is not valid (runtask:token / RUNTASK_TOKEN)";
+      return `the token is not valid (${TOKEN_SETTING})`;
     case 404:
-      return "missing or not authorized: the service answers 404 both when the object does not exist and when the token lacks the permission (owner to create tasks, Manage Run Tasks, Manage Workspace Run Tasks; runtask:token / RUNTASK_TOKEN)";
+      return isJsonApiErrorDocument(body) ? MISSING_OR_FORBIDDEN_ADVICE : ADDRESS_ADVICE;
     default:
       return undefined;
   }

@@ -2,8 +2,10 @@ import type { ConfigLookup } from "../../config/lookup";
 import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
-import { resolveRunTaskSettings } from "./settings";
+import { explainNotFound, organizationProbe, workspaceProbe, type ParentProbe } from "./explainNotFound";
+import { SERVICE_NOT_FOUND } from "./notFound";
 import { resourceOf, type ResourceObject } from "./jsonApi";
+import { resolveRunTaskSettings } from "./settings";
 
 /** A JSON:API body to send: the resource's type, its attributes, and its relationships where it has some. */
 export interface Body {
@@ -16,51 +18,54 @@ const segment = encodeURIComponent;
 
 /**
  * The run task endpoints (spec: run-task-api.md, "Endpoints"): organizations' run tasks and their association
- * to workspaces. Reads answer `undefined` for a 404, which on this service means "missing or not authorized":
- * the callers decide, with `tasksAnswer`/`workspaceTasksAnswer`, which of the two it is.
+ * to workspaces. The service's 404 means "missing or not authorized". Reads and deletes answer `undefined`/false
+ * for it and leave the callers to prove which of the two it is (`proofOfGone`); the other calls fail with an
+ * error that says which of the object's parent and the object answered (`explainNotFound`). A 404 that is not
+ * the service's own fails at once, naming the address.
  */
 export class RunTaskEndpoints {
   constructor(readonly http: RunTaskHttp) {}
 
   // Run tasks: /organizations/:organization_name/tasks, /tasks/:id
 
-  async createTask(organization: string, body: Body, secrets: string[]): Promise<ResourceObject> {
-    const res = await this.http.request("POST", `/organizations/${segment(organization)}/tasks`, { json: { data: body }, secrets });
-    return expectDocument(res.body, "create");
+  createTask(organization: string, body: Body, secrets: string[]): Promise<ResourceObject> {
+    const path = `/organizations/${segment(organization)}/tasks`;
+    return this.expectDocument("POST", path, { json: { data: body }, secrets }, "create", organizationProbe(organization, "create"));
   }
 
   listTasks(organization: string, include?: string): Promise<ListResult> {
     return this.http.listAll(`/organizations/${segment(organization)}/tasks`, { include });
   }
 
-  /** The task and what `include` asked for; undefined on 404. */
+  /** The task and what `include` asked for; undefined on the service's 404. */
   async showTask(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
-    const res = await this.http.request("GET", `/tasks/${segment(id)}`, { query: { include }, allowStatus: [404] });
+    const res = await this.http.request("GET", `/tasks/${segment(id)}`, { query: { include }, ...SERVICE_NOT_FOUND });
     if (res.status === 404) return undefined;
-    return { task: expectDocument(res.body, "show"), included: (res.body as { included?: unknown })?.included };
+    return { task: documentOf(res.body, "show"), included: (res.body as { included?: unknown })?.included };
   }
 
-  async updateTask(id: string, body: Body, secrets: string[]): Promise<ResourceObject> {
-    const res = await this.http.request("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets });
-    return expectDocument(res.body, "update");
+  /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
+  updateTask(id: string, body: Body, secrets: string[], organization?: string): Promise<ResourceObject> {
+    const probe = organization ? organizationProbe(organization, "update", id) : undefined;
+    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, "update", probe);
   }
 
-  /** False on 404. */
+  /** False on the service's 404. */
   async deleteTask(id: string): Promise<boolean> {
-    const res = await this.http.request("DELETE", `/tasks/${segment(id)}`, { allowStatus: [404] });
+    const res = await this.http.request("DELETE", `/tasks/${segment(id)}`, SERVICE_NOT_FOUND);
     return res.status !== 404;
-  }
-
-  /** Whether the organization's task list answers this token: then a 404 for one of its tasks means it is gone. */
-  tasksAnswer(organization: string): Promise<boolean> {
-    return this.http.answers(`/organizations/${segment(organization)}/tasks`);
   }
 
   // Workspace run tasks: /workspaces/:workspace_id/tasks[/:id]
 
   /** The association's document, or undefined when the service answers 204 with no body (the spec's status). */
   async associate(workspaceId: string, body: Body): Promise<ResourceObject | undefined> {
-    const res = await this.http.request("POST", `/workspaces/${segment(workspaceId)}/tasks`, { json: { data: body } });
+    const path = `/workspaces/${segment(workspaceId)}/tasks`;
+    const opts = { json: { data: body }, ...SERVICE_NOT_FOUND };
+    const res = await this.http.request("POST", path, opts);
+    if (res.status === 404) {
+      throw await explainNotFound(this.http, this.http.failure("POST", path, res, opts), workspaceProbe(workspaceId, "associate", body));
+    }
     return resourceOf(res.body);
   }
 
@@ -69,28 +74,38 @@ export class RunTaskEndpoints {
   }
 
   async showWorkspaceTask(workspaceId: string, id: string): Promise<ResourceObject | undefined> {
-    const res = await this.http.request("GET", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, { allowStatus: [404] });
-    return res.status === 404 ? undefined : expectDocument(res.body, "show");
+    const res = await this.http.request("GET", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, SERVICE_NOT_FOUND);
+    return res.status === 404 ? undefined : documentOf(res.body, "show");
   }
 
-  async updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
-    const res = await this.http.request("PATCH", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, { json: { data: body } });
-    return expectDocument(res.body, "update");
+  updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
+    const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
+    return this.expectDocument("PATCH", path, { json: { data: body } }, "update", workspaceProbe(workspaceId, "update", body, id));
   }
 
-  /** False on 404. */
+  /** False on the service's 404. */
   async deleteWorkspaceTask(workspaceId: string, id: string): Promise<boolean> {
-    const res = await this.http.request("DELETE", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, { allowStatus: [404] });
+    const res = await this.http.request("DELETE", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, SERVICE_NOT_FOUND);
     return res.status !== 404;
   }
 
-  /** Whether the workspace's task list answers this token: then a 404 for one of its associations means it is gone. */
-  workspaceTasksAnswer(workspaceId: string): Promise<boolean> {
-    return this.http.answers(`/workspaces/${segment(workspaceId)}/tasks`);
+  /** The document a call answers; after the service's 404, an error that says which part answered it. */
+  private async expectDocument(
+    method: "POST" | "PATCH",
+    path: string,
+    request: { json: unknown; secrets?: string[] },
+    what: string,
+    probe: ParentProbe | undefined,
+  ): Promise<ResourceObject> {
+    const opts = { ...request, ...SERVICE_NOT_FOUND };
+    const res = await this.http.request(method, path, opts);
+    if (res.status !== 404) return documentOf(res.body, what);
+    const failure = this.http.failure(method, path, res, opts);
+    throw probe ? await explainNotFound(this.http, failure, probe) : failure;
   }
 }
 
-function expectDocument(body: unknown, what: string): ResourceObject {
+function documentOf(body: unknown, what: string): ResourceObject {
   const resource = resourceOf(body);
   if (!resource) throw new Error(`run task service: the ${what} answer holds no document`);
   return resource;
