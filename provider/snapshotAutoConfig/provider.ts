@@ -3,11 +3,12 @@ import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE } from "../resource";
 import { checkAndDiff } from "../tableProvider";
-import { SnapshotEndpoints } from "../services/snapshot/endpoints";
+import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { checkSnapshotAutoConfig } from "./check";
 import { diffSnapshotAutoConfigDetail } from "./diff";
 import { fromWire, secretValues, toWire, type SnapshotAutoConfigState } from "./wire";
+import { writePlan } from "./writePlan";
 
 type Props = Record<string, unknown>;
 
@@ -22,6 +23,13 @@ function stateOf(inputs: Props): SnapshotAutoConfigState {
   return { ...rest, name: String(rest.name), storageType: rest.storageType as SnapshotAutoConfigState["storageType"] };
 }
 
+/** Writes the configuration so that nothing `held` has and the program does not stays behind (`writePlan`). */
+async function write(api: SnapshotEndpoints, state: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined, secrets: string[]): Promise<void> {
+  const plan = writePlan(state, held);
+  if (plan.deleteFirst) await api.deleteConfig(state.name, secrets);
+  await api.writeConfig(state.name, plan.body, secrets);
+}
+
 function outputs(state: SnapshotAutoConfigState): Props {
   return toPlainJson(state) as Props;
 }
@@ -33,13 +41,14 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   async create(inputs) {
     const state = stateOf(inputs);
     const api = endpoints();
-    const existing = await api.readConfig(state.name);
+    const existing = await api.readConfig(state.name, secretValues(state));
     if (existing && state.adopt !== true) {
       throw new Error(
         `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, ` + "or choose another name (it is not overwritten)",
       );
     }
-    await api.writeConfig(state.name, toWire(state), secretValues(state));
+    // Adopted: whatever the configuration holds that the program does not set is cleared.
+    await write(api, state, existing, secretValues(state));
     return { id: state.name, outs: outputs(state) };
   },
 
@@ -51,9 +60,10 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     return { id, props: state, inputs: state };
   },
 
-  async update(_id, _olds, news) {
+  async update(_id, olds, news) {
     const state = stateOf(news);
-    await endpoints().writeConfig(state.name, toWire(state), secretValues(state));
+    const old = stateOf(olds);
+    await write(endpoints(), state, toWire(old), [...secretValues(state), ...secretValues(old)]);
     return { outs: outputs(state) };
   },
 
