@@ -4,13 +4,21 @@ import { outcomeOf, type DiffDetail } from "./table/diff";
 
 type Props = Record<string, unknown>;
 
-/** The members of a provider that its table answers alone: check and diff, which send nothing. */
+/**
+ * The members of a provider that its table answers: check and diff, which change nothing. `afterCheck` runs on a
+ * check that passed (the adopt notice, which reads).
+ */
 export function checkAndDiff(
   check: (olds: Props, news: Props, context?: CheckContext) => CheckResult,
   diffDetail: (olds: Props, news: Props) => DiffDetail,
+  afterCheck?: (olds: Props, inputs: Props) => Promise<void>,
 ): Pick<ResourceProvider, "check" | "diff" | "diffDetail"> {
   return {
-    check: async (olds, news, context) => check(olds, news, context),
+    check: async (olds, news, context) => {
+      const result = check(olds, news, context);
+      if (afterCheck && result.failures.length === 0) await afterCheck(olds, result.inputs);
+      return result;
+    },
     diff: async (_id, olds, news) => outcomeOf(diffDetail(olds, news)),
     diffDetail,
   };

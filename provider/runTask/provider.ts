@@ -10,7 +10,8 @@ import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
 import { checkRunTask } from "./check";
 import { diffRunTaskDetail } from "./diff";
-import { asksForGlobal, sameGlobal } from "./fields";
+import { noticeAdoption } from "../adoptionNotice";
+import { asksForGlobal, runTaskTable, sameGlobal } from "./fields";
 import { globalToSend, inputsOf, reportedGlobal, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
 type Props = Record<string, unknown>;
@@ -86,13 +87,32 @@ function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): P
 
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
 export const runTaskProvider: ResourceProvider = {
-  ...checkAndDiff((_olds, news, context) => checkRunTask(news, defaultOrganization(providerContext().config), context), diffRunTaskDetail),
+  ...checkAndDiff(
+    (_olds, news, context) => checkRunTask(news, defaultOrganization(providerContext().config), context),
+    diffRunTaskDetail,
+    (olds, inputs) =>
+      noticeAdoption(runTaskTable, olds, inputs, {
+        what: "run task",
+        label: (i) => `RunTask "${String(i.name)}"`,
+        lookUp: async (i) => {
+          const s = stateOf(i);
+          const task = await findByName(runTaskEndpoints(), s.organization, s.name);
+          return task && { found: `${task.id} in organization "${s.organization}"`, state: taskFromWire(task, {}) };
+        },
+      }),
+  ),
 
   async create(inputs) {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
-    const write: TaskWrite = { hmacKey: s.hmacKey, global: s.global === undefined ? undefined : globalToSend(s.global) };
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
+    // Declarative on adopt too: global settings the task holds and the program does not are turned off in this write.
+    const global = existing
+      ? sameGlobal(reportedGlobal(existing), s.global)
+        ? undefined
+        : globalToSend(s.global)
+      : s.global && globalToSend(s.global);
+    const write: TaskWrite = { hmacKey: s.hmacKey, global };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) {
       // Leave nothing behind: the task was created only to find the settings unsupported.

@@ -5,7 +5,9 @@ import { GONE } from "../resource";
 import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
+import { noticeAdoption } from "../adoptionNotice";
 import { checkSnapshotAutoConfig } from "./check";
+import { snapshotAutoConfigTable } from "./fields";
 import { diffSnapshotAutoConfigDetail } from "./diff";
 import { fromWire, secretValues, toWire, type SnapshotAutoConfigState } from "./wire";
 import { writePlan } from "./writePlan";
@@ -36,7 +38,20 @@ function outputs(state: SnapshotAutoConfigState): Props {
 
 /** The `SnapshotAutoConfig` provider. The resource id is the configuration name. */
 export const snapshotAutoConfigProvider: ResourceProvider = {
-  ...checkAndDiff((_olds, news, context) => checkSnapshotAutoConfig(news, context), diffSnapshotAutoConfigDetail),
+  ...checkAndDiff(
+    (_olds, news, context) => checkSnapshotAutoConfig(news, context),
+    diffSnapshotAutoConfigDetail,
+    (olds, inputs) =>
+      noticeAdoption(snapshotAutoConfigTable, olds, inputs, {
+        what: "snapshot configuration",
+        label: (i) => `SnapshotAutoConfig "${String(i.name)}"`,
+        lookUp: async (i) => {
+          const name = String(i.name);
+          const wire = await endpoints().readConfig(name, secretValues(i));
+          return wire && { found: `configuration "${name}"`, state: fromWire(name, wire, {}) };
+        },
+      }),
+  ),
 
   async create(inputs) {
     const state = stateOf(inputs);

@@ -5,7 +5,9 @@ import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/end
 import { refusedCreate } from "../services/runtask/outcomes";
 import { requireAssociationGone } from "../services/runtask/proofOfGone";
 import { checkAndDiff } from "../tableProvider";
+import { noticeAdoption } from "../adoptionNotice";
 import { checkWorkspaceRunTask } from "./check";
+import { workspaceRunTaskTable } from "./fields";
 import { diffWorkspaceRunTaskDetail } from "./diff";
 import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
 
@@ -64,7 +66,17 @@ export function associationOf(id: string, props: Props): { workspaceId: string; 
 
 /** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
 export const workspaceRunTaskProvider: ResourceProvider = {
-  ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail),
+  ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, (olds, inputs) =>
+    noticeAdoption(workspaceRunTaskTable, olds, inputs, {
+      what: "association",
+      label: (i) => `WorkspaceRunTask of ${String(i.taskId)} in ${String(i.workspaceId)}`,
+      lookUp: async (i) => {
+        const s = stateOf(i);
+        const found = await findByTask(runTaskEndpoints(), s.workspaceId, s.taskId);
+        return found && { found: found.id, state: { ...s, enforcementLevel: found.enforcementLevel, stages: found.stages } };
+      },
+    }),
+  ),
 
   async create(inputs) {
     const s = stateOf(inputs);

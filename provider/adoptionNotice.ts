@@ -1,0 +1,54 @@
+import { containsUnknown } from "./common/unknown";
+import type { ResourceTable } from "./table/field";
+import { diffByTable } from "./table/diff";
+
+type Props = Record<string, unknown>;
+
+/** What an adopt found: the object's id and how to name it, and its state as the provider reads it. */
+export interface Adoptable {
+  /** E.g. `task-abc in organization "acme"`. */
+  found: string;
+  state: Props;
+}
+
+/**
+ * During a preview, `adopt: true` would otherwise show only as a create. When the arguments are known, the check
+ * reads the object the adopt will take over (reads only: a preview changes nothing) and says what the create will
+ * change on it, field by field, secrets unshown. Said on the plugin's standard error, which the engine shows.
+ */
+export async function noticeAdoption(
+  table: ResourceTable,
+  olds: Props,
+  inputs: Props,
+  adoption: {
+    /** The kind of object, e.g. "run task". */
+    what: string;
+    /** The resource as the message names it, e.g. `RunTask "scanner"`. */
+    label: (inputs: Props) => string;
+    lookUp: (inputs: Props) => Promise<Adoptable | undefined>;
+  },
+  say: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): Promise<void> {
+  const creating = Object.keys(olds).every((k) => k === "__provider");
+  if (inputs.adopt !== true || !creating || containsUnknown(inputs)) return;
+  const { what, label, lookUp } = adoption;
+  const head = `${label(inputs)}: adopt`;
+  let existing: Adoptable | undefined;
+  try {
+    existing = await lookUp(inputs);
+  } catch (err) {
+    return say(`${head}: could not read the ${what} to show what will change: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!existing) return say(`${head}: there is no such ${what}; it will be created`);
+  const { changed } = diffByTable(table, existing.state, inputs);
+  const changes = changed.map((key) =>
+    table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`,
+  );
+  say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return "unset";
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
