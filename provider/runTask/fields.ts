@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { bool, nonEmptyString, orUnknown } from "../common/validate";
 import { jsonEqual } from "../common/jsonEqual";
-import { ENFORCEMENT_LEVELS, enforcementLevelSchema, stageListSchema, STAGES } from "../services/runtask/vocabulary";
+import { ENFORCEMENT_LEVELS, enforcementLevelSchema, sameStages, stageListSchema, STAGES } from "../services/runtask/vocabulary";
 import { defineTable, t, value } from "../table/field";
 
 /** The spec's limit on a description, in characters (code points, not UTF-16 units). */
@@ -26,7 +26,7 @@ const description = z.string({ error: "must be a string" }).refine((s) => [...s]
 /** The spec's `global-configuration`: the task on every workspace of the organization. */
 export const globalFields = {
   enabled: { value: t.boolean, schema: bool(), wire: "enabled", default: value(false), onChange: "update" },
-  stages: { value: t.list(t.oneOfStrings(STAGES)), schema: stageListSchema(), wire: "stages", onChange: "update" },
+  stages: { value: t.list(t.oneOfStrings(STAGES)), schema: stageListSchema(), wire: "stages", same: sameStages, onChange: "update" },
   enforcementLevel: { value: t.oneOfStrings(ENFORCEMENT_LEVELS), schema: enforcementLevelSchema(), wire: "enforcement-level", onChange: "update" },
 } as const;
 
@@ -58,7 +58,7 @@ export function sameGlobal(old: unknown, next: unknown): boolean {
   if (!isSettings(old) || !isSettings(next)) return jsonEqual(old, next);
   return (
     (old.enabled ?? false) === (next.enabled ?? false) &&
-    (next.stages === undefined || jsonEqual(old.stages, next.stages)) &&
+    (next.stages === undefined || sameStages(old.stages, next.stages)) &&
     (next.enforcementLevel === undefined || jsonEqual(old.enforcementLevel, next.enforcementLevel))
   );
 }

@@ -30,4 +30,42 @@ export const kmsOrServerSideEncryption: Rule = ({ values }) =>
       ]
     : [];
 
-export const snapshotAutoConfigRules: readonly Rule[] = [storageTypeGroup, trailingSlashOfPathPrefix, kmsOrServerSideEncryption];
+/**
+ * A setting the service would ignore silently given another one's value: refused, so that the program says only
+ * what holds. `holds` answers undefined while the other value is unknown (preview), and the rule then waits.
+ */
+function ignoredUnless(setting: string, holds: (values: Record<string, unknown>) => boolean | undefined, reason: string): Rule {
+  return ({ values }) => {
+    if (values[setting] === undefined || isUnknown(values[setting])) return [];
+    return holds(values) === false ? [{ property: setting, reason }] : [];
+  };
+}
+
+/** The KMS key is used only with KMS encryption on. */
+export const kmsKeyNeedsKms: Rule = ignoredUnless(
+  "cloudAS3KmsKey",
+  (v) => (isUnknown(v.cloudAS3EnableKms) ? undefined : v.cloudAS3EnableKms === true),
+  "is used only when cloudAS3EnableKms is true (the service would ignore it): set cloudAS3EnableKms: true, or remove cloudAS3KmsKey",
+);
+
+/** The account key is for `shared` authentication, the client id for `managed`. */
+export const cloudBCredentialOfAuthMode: Rule = (input) => [
+  ...ignoredUnless(
+    "cloudBAccountKey",
+    (v) => (isUnknown(v.cloudBAuthMode) ? undefined : v.cloudBAuthMode !== "managed"),
+    'is used for "shared" authentication, and cloudBAuthMode is "managed" (the service would ignore it): remove cloudBAccountKey, or set cloudBAuthMode: "shared"',
+  )(input),
+  ...ignoredUnless(
+    "cloudBClientId",
+    (v) => (isUnknown(v.cloudBAuthMode) ? undefined : v.cloudBAuthMode !== "shared"),
+    'is used for "managed" authentication, and cloudBAuthMode is "shared" (the service would ignore it): remove cloudBClientId, or set cloudBAuthMode: "managed"',
+  )(input),
+];
+
+export const snapshotAutoConfigRules: readonly Rule[] = [
+  storageTypeGroup,
+  trailingSlashOfPathPrefix,
+  kmsOrServerSideEncryption,
+  kmsKeyNeedsKms,
+  cloudBCredentialOfAuthMode,
+];

@@ -1,5 +1,5 @@
 import { nonEmptyString, orUnknown } from "../common/validate";
-import { ENFORCEMENT_LEVELS, enforcementLevelSchema, stageListSchema, stageSchema, STAGES } from "../services/runtask/vocabulary";
+import { ENFORCEMENT_LEVELS, enforcementLevelSchema, sameStages, stageListSchema, stageSchema, STAGES } from "../services/runtask/vocabulary";
 import { defineTable, t, value } from "../table/field";
 
 const id = (prefix: string) => nonEmptyString().regex(/^[^/\s]+$/, { error: `must be an id such as ${prefix}-..., without '/' or whitespace` });
@@ -23,6 +23,7 @@ export const workspaceRunTaskTable = defineTable("WorkspaceRunTask", {
     schema: orUnknown(stageListSchema()),
     wire: "stages",
     default: value(["post_plan"]),
+    same: sameStages,
     onChange: "update",
   },
   stage: { value: t.oneOfStrings(STAGES), schema: stageSchema(), alias: { of: "stages", as: (stage) => [stage] }, onChange: "update" },

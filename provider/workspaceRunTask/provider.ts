@@ -4,6 +4,7 @@ import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { refusedCreate } from "../services/runtask/outcomes";
 import { requireAssociationGone } from "../services/runtask/proofOfGone";
+import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
 import { checkWorkspaceRunTask } from "./check";
@@ -24,7 +25,7 @@ function alreadyAttached(s: WorkspaceRunTaskState): Error {
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
 function isWhatWasSent(found: WorkspaceTaskRecord, sent: WorkspaceRunTaskState): boolean {
-  return found.enforcementLevel === sent.enforcementLevel && JSON.stringify(found.stages) === JSON.stringify(sent.stages);
+  return found.enforcementLevel === sent.enforcementLevel && sameStages(found.stages, sent.stages);
 }
 
 /** The association of that task in the workspace, looking through every page. */

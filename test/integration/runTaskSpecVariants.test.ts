@@ -143,6 +143,23 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
       message: expect.stringContaining("Url is not reachable"),
     });
   });
+
+  test("a 422 whose looking-into fails stays the error, with the lookup's failure said after it", async () => {
+    interceptors = [
+      (req, route) =>
+        req.method === "POST" && route === "/api/v2/organizations/:org/tasks"
+          ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } }
+          : req.method === "GET" && route === "/api/v2/organizations/:org/tasks"
+            ? { status: 403, body: { errors: [{ status: "403", title: "forbidden" }] } }
+            : undefined,
+    ];
+    const err = await tasks.create(await checked(tasks, scanner)).catch((e: Error & { code?: string; cause?: unknown }) => e);
+    expect(err).toMatchObject({ code: "invalid" });
+    expect((err as Error).message).toMatch(
+      /POST \/organizations\/emulator-org\/tasks failed \(HTTP 422\): invalid attribute: Url is not reachable; looking whether the object exists failed too: .*HTTP 403/,
+    );
+    expect((err as Error & { cause?: unknown }).cause).toBeInstanceOf(Error);
+  });
 });
 
 test("a server that refuses page[size]=100 is read with its own page size, following links.next", async () => {
@@ -164,4 +181,26 @@ test("an address given with /api/v2 already on it reaches the API", async () => 
   await start({}, (url) => `${url}/api/v2/`);
   const { id } = await tasks.create(await checked(tasks, scanner));
   expect(emulator.runTask.store.tasks.has(id)).toBe(true);
+});
+
+test("a server that answers stages in another order than sent: no diff after create, update or refresh", async () => {
+  await start({ reverseStages: true });
+  const globalArgs = { enabled: true, stages: ["pre_plan", "post_plan"], enforcementLevel: "advisory" };
+  const taskInputs = await checked(tasks, { ...scanner, global: globalArgs });
+  const task = await tasks.create(taskInputs);
+  expect(task.outs.global.stages).toEqual(["post_plan", "pre_plan"]);
+  expect((await tasks.diff(task.id, task.outs, taskInputs)).changes).toBe(false);
+  const refreshedTask = await tasks.read(task.id, task.outs);
+  expect((await tasks.diff(task.id, refreshedTask.props, taskInputs)).changes).toBe(false);
+
+  const workspaceId = emulator.runTask.workspace("network").id;
+  const assocInputs = await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan", "pre_apply"] });
+  const assoc = await wsTasks.create(assocInputs);
+  expect(assoc.outs.stages).toEqual(["pre_apply", "pre_plan"]);
+  expect((await wsTasks.diff(assoc.id, assoc.outs, assocInputs)).changes).toBe(false);
+  const refreshed = await wsTasks.read(assoc.id, assoc.outs);
+  expect((await wsTasks.diff(assoc.id, refreshed.props, assocInputs)).changes).toBe(false);
+  // A real change of the set still shows.
+  const changed = await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan"] });
+  expect((await wsTasks.diff(assoc.id, refreshed.props, changed)).changes).toBe(true);
 });

@@ -87,6 +87,54 @@ describe("checkSnapshotAutoConfig", () => {
         },
       ],
     ],
+    [
+      "a KMS key without KMS encryption",
+      { name: "s", interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r", cloudAS3KmsKey: "alias/snap" },
+      [
+        {
+          property: "cloudAS3KmsKey",
+          reason: "is used only when cloudAS3EnableKms is true (the service would ignore it): set cloudAS3EnableKms: true, or remove cloudAS3KmsKey",
+        },
+      ],
+    ],
+    [
+      "an account key with managed authentication",
+      {
+        name: "b",
+        interval: 60,
+        pathPrefix: "p/",
+        storageType: "cloudB-blob",
+        cloudBContainerName: "c",
+        cloudBAuthMode: "managed",
+        cloudBAccountKey: "k",
+      },
+      [
+        {
+          property: "cloudBAccountKey",
+          reason:
+            'is used for "shared" authentication, and cloudBAuthMode is "managed" (the service would ignore it): remove cloudBAccountKey, or set cloudBAuthMode: "shared"',
+        },
+      ],
+    ],
+    [
+      "a client id with shared authentication",
+      {
+        name: "b",
+        interval: 60,
+        pathPrefix: "p/",
+        storageType: "cloudB-blob",
+        cloudBContainerName: "c",
+        cloudBAuthMode: "shared",
+        cloudBClientId: "id",
+      },
+      [
+        {
+          property: "cloudBClientId",
+          reason:
+            'is used for "managed" authentication, and cloudBAuthMode is "shared" (the service would ignore it): remove cloudBClientId, or set cloudBAuthMode: "managed"',
+        },
+      ],
+    ],
     ["negative retain", { ...local, retain: -1 }, [{ property: "retain", reason: "must be at least 1" }]],
     [
       "bad interval",
@@ -127,6 +175,16 @@ describe("checkSnapshotAutoConfig", () => {
     });
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({ interval: UNKNOWN, pathPrefix: UNKNOWN, cloudBContainerName: UNKNOWN, retain: 1 });
+  });
+
+  test("settings the service would ignore are checked only once the setting they depend on is known", () => {
+    const blob = { name: "b", interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c" };
+    expect(checkSnapshotAutoConfig({ ...blob, cloudBAuthMode: UNKNOWN, cloudBAccountKey: "k", cloudBClientId: "id" }).failures).toEqual([]);
+    const s3 = { name: "s", interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
+    expect(checkSnapshotAutoConfig({ ...s3, cloudAS3EnableKms: UNKNOWN, cloudAS3KmsKey: "alias/k" }).failures).toEqual([]);
+    expect(checkSnapshotAutoConfig({ ...s3, cloudAS3EnableKms: true, cloudAS3KmsKey: "alias/k" }).failures).toEqual([]);
+    // Without an auth mode the service's own default applies: both are taken.
+    expect(checkSnapshotAutoConfig({ ...blob, cloudBAccountKey: "k", cloudBClientId: "id" }).failures).toEqual([]);
   });
 
   test("an unknown storage type skips per-type rules", () => {

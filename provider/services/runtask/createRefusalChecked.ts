@@ -1,5 +1,5 @@
 import { providerContext } from "../../context";
-import { hasCode } from "../../http/serviceError";
+import { hasCode, type ServiceError } from "../../http/serviceError";
 import { createOnce } from "../createOnce";
 import type { RunTaskHttp } from "./client";
 
@@ -30,7 +30,21 @@ export async function createRefusalChecked<T>(http: RunTaskHttp, create: Checked
       stats: providerContext().tuning.stats?.creates,
     });
   } catch (err) {
-    if (refused(err) && (await create.find()) !== undefined) throw create.exists();
+    if (!refused(err)) throw err;
+    let found: T | undefined;
+    try {
+      found = await create.find();
+    } catch (lookupFailure) {
+      throw withLookupFailure(err, lookupFailure);
+    }
+    if (found !== undefined) throw create.exists();
     throw err;
   }
+}
+
+/** The refusal stays the error; that looking into it failed too is said after it, and kept as its cause. */
+function withLookupFailure(refusal: ServiceError, lookupFailure: unknown): ServiceError {
+  const why = lookupFailure instanceof Error ? lookupFailure.message : String(lookupFailure);
+  const said = `looking whether the object exists failed too: ${why}`;
+  return refusal.with({ advice: refusal.advice ? `${refusal.advice}; ${said}` : said, cause: lookupFailure });
 }

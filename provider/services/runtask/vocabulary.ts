@@ -25,7 +25,7 @@ export function stageSchema() {
   });
 }
 
-/** One or more stages, each once; order is kept (the service keeps it too). */
+/** One or more stages, each once. */
 export function stageListSchema() {
   return z
     .array(stageSchema(), { error: "must be a list of stages" })
@@ -35,4 +35,14 @@ export function stageListSchema() {
 
 export function enforcementLevelSchema() {
   return z.enum(ENFORCEMENT_LEVELS, { error: `must be one of ${quoted(ENFORCEMENT_LEVELS)}` });
+}
+
+/**
+ * Stages are lifecycle points, a set: the spec lists them without saying that their order is kept, so a server
+ * that answers them in another order than sent says the same thing (and must not diff forever).
+ */
+export function sameStages(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
+  const left = new Set(a);
+  return left.size === new Set(b).size && b.every((stage) => left.has(stage));
 }
