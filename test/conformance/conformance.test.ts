@@ -347,14 +347,14 @@ describe("what the run task spec allows a server to answer", () => {
     engine.setConfig(config(CANARY.snapshotTokenNew, CANARY.runTaskTokenNew));
     await engine.up(tasksOnly());
     engine.setConfig(config(CANARY.snapshotTokenNew, BLIND_TOKEN));
-    await expect(engine.refresh()).rejects.toThrow(/a 404 may mean missing permissions.*runtask:token \/ RUNTASK_TOKEN/);
+    await expect(engine.refresh()).rejects.toThrow(/or the token cannot see it .*Check runtask:token \/ RUNTASK_TOKEN/);
     expect(
       engine
         .state()
         .resources.map((r) => r.name)
         .sort(),
     ).toEqual(["attach", "audit", "scanner"]);
-    await expect(engine.destroy()).rejects.toThrow(/a 404 may mean missing permissions/);
+    await expect(engine.destroy()).rejects.toThrow(/or the token cannot see it/);
     expect(engine.state().get("attach")).toBeDefined();
     expect(emulator.runTask.store.workspaceTasks.size).toBe(1);
     expect(emulator.runTask.store.tasks.size).toBe(2);

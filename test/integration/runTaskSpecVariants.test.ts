@@ -188,7 +188,7 @@ test("a server that answers stages in another order than sent: no diff after cre
   const globalArgs = { enabled: true, stages: ["pre_plan", "post_plan"], enforcementLevel: "advisory" };
   const taskInputs = await checked(tasks, { ...scanner, global: globalArgs });
   const task = await tasks.create(taskInputs);
-  expect(task.outs.global.stages).toEqual(["post_plan", "pre_plan"]);
+  expect((task.outs.global as { stages: string[] }).stages).toEqual(["post_plan", "pre_plan"]);
   expect((await tasks.diff(task.id, task.outs, taskInputs)).changes).toBe(false);
   const refreshedTask = await tasks.read(task.id, task.outs);
   expect((await tasks.diff(task.id, refreshedTask.props, taskInputs)).changes).toBe(false);

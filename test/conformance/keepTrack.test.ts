@@ -1,0 +1,177 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator, type Emulator, type Interceptor, type TokenGrant } from "../../emulator";
+import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Step } from "../../engine";
+
+/**
+ * Never forget an object, never leave a setting behind: through the real dynamic-provider plugin, driven as the
+ * engine drives it, against servers that answer as the specs allow (the emulator's options).
+ */
+const FULL = "full-token";
+const LIST_NOT_DISSOCIATE = "may-list-not-dissociate";
+const LIST_NOT_DELETE_TASKS = "may-list-not-delete-tasks";
+const SNAPSHOT_TOKEN = "snapshot-token";
+const TOKENS: Record<string, TokenGrant> = {
+  [FULL]: { owner: true },
+  [LIST_NOT_DISSOCIATE]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /workspaces/:ws/tasks/:id"] },
+  [LIST_NOT_DELETE_TASKS]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /tasks/:id"] },
+};
+
+let fixture: ConsumerProject;
+let emulator: Emulator;
+let engine: Engine;
+let snapshotDir: string;
+let interceptors: Interceptor[] = [];
+
+const config = (runTaskToken = FULL) => ({
+  "snapshot:address": emulator.url,
+  "snapshot:token": SNAPSHOT_TOKEN,
+  "runtask:address": emulator.url,
+  "runtask:token": runTaskToken,
+  "runtask:organization": "acme",
+});
+
+beforeAll(async () => {
+  fixture = createConsumerProject({ project: "keep-track", stack: "keep" });
+  snapshotDir = mkdtempSync(join(tmpdir(), "keep-track-snapshots-"));
+  emulator = await startEmulator({
+    snapshot: { tokens: { [SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false, postMerges: true },
+    runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }] },
+    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+  });
+  engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "state.json"), config: config() });
+});
+
+afterEach(async () => {
+  interceptors = [];
+  engine.setConfig(config());
+  await engine.destroy();
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  fixture?.remove();
+  rmSync(snapshotDir, { recursive: true, force: true });
+});
+
+const program = (spec: ProgramSpec) => fixture.capture({ snapshots: [], runTasks: [], attachments: [], ...spec });
+const names = () =>
+  engine
+    .state()
+    .resources.map((r) => r.name)
+    .sort();
+const ops = (steps: Step[]) => Object.fromEntries(steps.map((s) => [s.name, s.op]));
+const writesDuring = async (run: () => Promise<unknown>) => {
+  emulator.requests.reset();
+  await run();
+  return emulator.requests.writes();
+};
+
+describe("a token that may list but not act: destroy fails and forgets nothing; a full token then destroys", () => {
+  const attached = (): ProgramSpec => ({
+    runTasks: [{ resource: "scanner", args: { url: "https://hooks.example.com/scan" } }],
+    attachments: [
+      { resource: "attach", task: "scanner", args: { workspaceId: emulator.runTask.workspace("app-production").id, enforcementLevel: "mandatory" } },
+    ],
+  });
+
+  test("may list a workspace's run tasks but not dissociate: the association stays in the state and on the service", async () => {
+    await engine.up(program(attached()));
+    engine.setConfig(config(LIST_NOT_DISSOCIATE));
+    await expect(engine.destroy()).rejects.toThrow(
+      /the token may list the workspace's run tasks but not delete this association.*Manage Workspace Run Tasks/,
+    );
+    expect(names()).toEqual(["attach", "scanner"]);
+    expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+    engine.setConfig(config(FULL));
+    await engine.destroy();
+    expect(names()).toEqual([]);
+    expect([emulator.runTask.tasks(), emulator.runTask.workspaceTasks()]).toEqual([[], []]);
+  });
+
+  test("may list an organization's run tasks but not delete them: the task stays in the state and on the service", async () => {
+    await engine.up(program(attached()));
+    engine.setConfig(config(LIST_NOT_DELETE_TASKS));
+    await expect(engine.destroy()).rejects.toThrow(/the token may list the organization's run tasks but not delete this one.*Manage Run Tasks/);
+    expect(names()).toEqual(["scanner"]);
+    expect(emulator.runTask.tasks()).toHaveLength(1);
+    engine.setConfig(config(FULL));
+    await engine.destroy();
+    expect(emulator.runTask.tasks()).toEqual([]);
+  });
+});
+
+test("a bare 404 from the snapshot service: refresh and destroy fail and keep the state", async () => {
+  await engine.up(
+    program({ snapshots: [{ resource: "nightly", args: { interval: "1h", pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 1000 } }] }),
+  );
+  interceptors = [(req, route) => (route.startsWith("/v1/sys/storage/raft/snapshot-auto/config") ? { status: 404 } : undefined)];
+  await expect(engine.refresh()).rejects.toThrow(
+    /the answer carried no body, not the service's \{"errors": \[\]\}.*snapshot:address \/ SERVICE_ADDR/,
+  );
+  expect(names()).toEqual(["nightly"]);
+  await expect(engine.destroy()).rejects.toThrow(/HTTP 404/);
+  expect(names()).toEqual(["nightly"]);
+  expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
+});
+
+describe("a snapshot service whose POST merges", () => {
+  const s3 = (extra: Record<string, unknown> = {}) => ({
+    resource: "offsite",
+    args: { name: "offsite", interval: 3600, pathPrefix: "backups", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r", ...extra },
+  });
+
+  test("switching cloudA-s3 to local leaves no cloudA key stored", async () => {
+    await engine.up(
+      program({
+        snapshots: [
+          s3({
+            cloudAAccessKeyId: "AKIA0000",
+            cloudASecretAccessKey: "s3cr3t-0000",
+            cloudAS3Endpoint: "http://minio:9000",
+            cloudAS3DisableTls: true,
+          }),
+        ],
+      }),
+    );
+    const steps = await engine.up(
+      program({
+        snapshots: [
+          { resource: "offsite", args: { name: "offsite", interval: 3600, pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 1000 } },
+        ],
+      }),
+    );
+    expect(ops(steps)).toEqual({ offsite: "update" });
+    const held = emulator.snapshot.configs.get("offsite")!.config;
+    expect(Object.keys(held).filter((k) => k.startsWith("cloudA"))).toEqual([]);
+    expect(held).toMatchObject({ storage_type: "local" });
+  });
+
+  test("removing cloudAS3Endpoint is one write, and then no diff, a refresh included", async () => {
+    await engine.up(program({ snapshots: [s3({ cloudAS3Endpoint: "http://minio:9000" })] }));
+    expect(await writesDuring(() => engine.up(program({ snapshots: [s3()] })))).toBe(1);
+    await engine.refresh();
+    let steps: Step[] = [];
+    expect(await writesDuring(async () => (steps = await engine.up(program({ snapshots: [s3()] }))))).toBe(0);
+    expect(ops(steps)).toEqual({ offsite: "same" });
+  });
+});
+
+test("adopt of a global task with no global in the program: the preview says so, one write turns it off", async () => {
+  const legacy = emulator.runTask.addTask("acme", {
+    name: "legacy",
+    url: "https://hooks.example.com/legacy",
+    global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" },
+  });
+  const spec = { runTasks: [{ resource: "legacy", args: { url: "https://hooks.example.com/legacy", adopt: true } }] };
+  const before = engine.pluginOutput.length;
+  const planned = await engine.preview(program(spec));
+  expect(ops(planned)).toEqual({ legacy: "create" });
+  expect(engine.pluginOutput.slice(before)).toContain(
+    `RunTask "legacy": adopt takes over ${legacy.id} in organization "acme"; the create changes global (`,
+  );
+  expect(await writesDuring(() => engine.up(program(spec)))).toBe(1);
+  expect(emulator.runTask.store.tasks.get(legacy.id)!.global.enabled).toBe(false);
+  expect(await writesDuring(() => engine.up(program(spec)))).toBe(0);
+});
