@@ -1,9 +1,11 @@
 import { getRunTask, getWorkspaceRunTask, listRunTasks, listWorkspaceRunTasks, type RunTaskInclude } from "../../provider/functions/runTask";
 import { runTaskTable } from "../../provider/runTask/fields";
+import { RUN_TASK_IMPORT_FORMS } from "../../provider/runTask/importId";
 import { RUNTASK_SERVICE } from "../../provider/services/runtask/settings";
 import { ENFORCEMENT_LEVELS, STAGES } from "../../provider/services/runtask/vocabulary";
 import { t, type Field, type ValueType } from "../../provider/table/field";
 import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
+import { WORKSPACE_RUN_TASK_IMPORT_FORMS } from "../../provider/workspaceRunTask/importId";
 import { associationIdOf } from "../../provider/workspaceRunTask/provider";
 import type { PackageDefinition } from "../definition";
 
@@ -50,14 +52,16 @@ export const runtaskPackage: PackageDefinition = {
       token: "runtask:index:RunTask",
       table: runTaskTable,
       docs: { file: "sdk/runTask.ts", args: "RunTaskArgs", class: "RunTask", nested: { global: "RunTaskGlobalArgs" } },
-      importId: "the task's `task-...` id",
+      importId: `${RUN_TASK_IMPORT_FORMS.map((f) => `\`${f.replace(/ \(.*\)$/, "")}\``).join(" or ")}; the resource's id is the task's \`task-...\` id`,
       provider: () => require("../../provider/runTask/provider").runTaskProvider,
     },
     {
       token: "runtask:index:WorkspaceRunTask",
       table: workspaceRunTaskTable,
       docs: { file: "sdk/workspaceRunTask.ts", args: "WorkspaceRunTaskArgs", class: "WorkspaceRunTask" },
-      importId: "`<workspaceId>/<wstask-id>`, the form of this resource's id here (the API reaches an association only through its workspace)",
+      importId:
+        `${WORKSPACE_RUN_TASK_IMPORT_FORMS.map((f) => `\`${f}\``).join(", ")}; the resource's id is \`<workspace-id>/<wstask-id>\` ` +
+        "(the API reaches an association only through its workspace, and has no lookup of a workspace by name)",
       provider: () => require("../../provider/workspaceRunTask/provider").workspaceRunTaskProvider,
       idOf: associationIdOf,
     },

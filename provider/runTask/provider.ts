@@ -11,6 +11,7 @@ import { checkAndDiff } from "../tableProvider";
 import { checkRunTask } from "./check";
 import { diffRunTaskDetail } from "./diff";
 import { noticeAdoption } from "../adoptionNotice";
+import { taskIdOfImport } from "./importId";
 import { asksForGlobal, runTaskTable, sameGlobal } from "./fields";
 import { globalToSend, inputsOf, reportedGlobal, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
@@ -85,6 +86,15 @@ function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): P
   });
 }
 
+/**
+ * The global settings a create sends: the program's; on adopt, only where they differ from the task's, so that
+ * global settings the task holds and the program does not are turned off in the adopt's one write.
+ */
+function globalOfCreate(s: RunTaskState, existing: ResourceObject | undefined): RunTaskState["global"] {
+  if (!existing) return s.global && globalToSend(s.global);
+  return sameGlobal(reportedGlobal(existing), s.global) ? undefined : globalToSend(s.global);
+}
+
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
 export const runTaskProvider: ResourceProvider = {
   ...checkAndDiff(
@@ -106,13 +116,7 @@ export const runTaskProvider: ResourceProvider = {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
-    // Declarative on adopt too: global settings the task holds and the program does not are turned off in this write.
-    const global = existing
-      ? sameGlobal(reportedGlobal(existing), s.global)
-        ? undefined
-        : globalToSend(s.global)
-      : s.global && globalToSend(s.global);
-    const write: TaskWrite = { hmacKey: s.hmacKey, global };
+    const write: TaskWrite = { hmacKey: s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) {
       // Leave nothing behind: the task was created only to find the settings unsupported.
@@ -122,9 +126,12 @@ export const runTaskProvider: ResourceProvider = {
     return { id: task.id, outs: outputs(s, task, write.global) };
   },
 
-  async read(id, props) {
-    const prior = stateOf(props ?? {});
+  async read(readId, props) {
     const api = runTaskEndpoints();
+    // An import gives an id alone, in one of the forms users have; a refresh the state's id and outputs.
+    const importing = Object.keys(props ?? {}).length === 0;
+    const { id, organization } = importing ? await taskIdOfImport(api, readId) : { id: readId, organization: undefined };
+    const prior = stateOf({ organization, ...props });
     const found = await api.showTask(id);
     if (!found) {
       await requireGoneTask(api, id, prior, "GET");

@@ -7,6 +7,7 @@ import { requireAssociationGone } from "../services/runtask/proofOfGone";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
+import { associationOfImport } from "./importId";
 import { checkWorkspaceRunTask } from "./check";
 import { workspaceRunTaskTable } from "./fields";
 import { diffWorkspaceRunTaskDetail } from "./diff";
@@ -89,10 +90,13 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     return { id: record.id, outs: toPlainJson(outputsOf(s, record)) as Props };
   },
 
-  async read(id, props) {
+  async read(readId, props) {
     const prior = stateOf(props ?? {});
-    const { workspaceId, id: wsTaskId } = associationOf(id, prior);
     const api = runTaskEndpoints();
+    // An import gives an id alone, in one of the forms users have; its id is then `<workspaceId>/<wstask-id>`.
+    const importing = Object.keys(props ?? {}).length === 0;
+    const { workspaceId, id: wsTaskId } = importing ? await associationOfImport(api, readId) : associationOf(readId, prior);
+    const id = importing ? `${workspaceId}/${wsTaskId}` : readId;
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
     if (!resource) {
       await requireAssociationGone(api, "GET", workspaceId, wsTaskId, prior.taskId || undefined);

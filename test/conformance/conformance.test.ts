@@ -326,7 +326,7 @@ describe("a stack's life", () => {
 
   test("an error is reported with the call and the reason, and the stack is left consistent", async () => {
     await expect(engine.up(program((s) => (s.runTasks[0].args.organization = "nope")))).rejects.toThrow(
-      /run task service: POST \/organizations\/nope\/tasks failed \(HTTP 404\): not found; missing or not authorized/,
+      /run task service: POST \/organizations\/nope\/tasks failed \(HTTP 404\): not found; organization "nope" answers 404 too/,
     );
     await expect(engine.up(program((s) => (s.attachments[0].args.stages = ["pre-apply"])))).rejects.toThrow(
       'attach: invalid arguments: stages[0]: "pre-apply" is not a stage: did you mean "pre_apply"? (stages use underscores)',

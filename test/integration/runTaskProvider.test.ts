@@ -81,8 +81,10 @@ describe("RunTask provider against the emulator", () => {
     await expect(tasks.create(await checkedTask(scanner))).rejects.toThrow(
       'a run task named "scanner" already exists in organization "emulator-org": set adopt: true to take it over, or choose another name',
     );
+    // The check of an adopt reads the task to say what the create will change; the create's own requests follow.
+    const adopting = await checkedTask({ ...scanner, adopt: true });
     emulator.requests.reset();
-    const { id, outs } = await tasks.create(await checkedTask({ ...scanner, adopt: true }));
+    const { id, outs } = await tasks.create(adopting);
     expect(outs).toMatchObject({ url: scanner.url, enabled: true, adopt: true });
     expect(emulator.runTask.store.tasks.get(id)).toMatchObject({ url: scanner.url, enabled: true, hmacKey: "hmac-canary-1" });
     expect(emulator.requests.byRoute()).toEqual({ "GET /api/v2/organizations/:org/tasks": 2, "PATCH /api/v2/tasks/:id": 1 });

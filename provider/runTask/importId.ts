@@ -1,0 +1,38 @@
+import { ProviderError } from "../common/providerError";
+import { hasCode } from "../http/serviceError";
+import type { RunTaskEndpoints } from "../services/runtask/endpoints";
+
+/** The ids `pulumi import` takes for a `RunTask`, as messages and the README show them. */
+export const RUN_TASK_IMPORT_FORMS = ["task-<id> (the service's id)", "<organization>/<task-name> (as the Terraform tfe provider takes it)"];
+
+const TASK_ID = /^task-[^/\s]+$/;
+const ORGANIZATION_AND_NAME = /^([^/\s]+)\/([A-Za-z0-9_-]+)$/;
+
+/**
+ * The service's `task-` id for an import id: the id itself, or the task of that name in the organization, found
+ * in its list. An id of another shape is refused before any request, with the forms that are taken.
+ */
+export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): Promise<{ id: string; organization?: string }> {
+  if (TASK_ID.test(importId)) return { id: importId };
+  const byName = ORGANIZATION_AND_NAME.exec(importId);
+  if (!byName) {
+    throw new ProviderError("invalid", `"${importId}" is not an import id of a RunTask: use ${RUN_TASK_IMPORT_FORMS.join(", or ")}`);
+  }
+  const [, organization, name] = byName;
+  let tasks;
+  try {
+    tasks = (await api.listTasks(organization)).items;
+  } catch (err) {
+    if (!hasCode(err, "not_found")) throw err;
+    throw new ProviderError(
+      "not_found",
+      `import "${importId}": organization "${organization}" answers 404: it does not exist, or the token cannot see it`,
+      {
+        cause: err,
+      },
+    );
+  }
+  const task = tasks.find((t) => t.attributes.name === name);
+  if (!task) throw new ProviderError("not_found", `import "${importId}": organization "${organization}" has no run task named "${name}"`);
+  return { id: task.id, organization };
+}
