@@ -4,7 +4,8 @@ import { rateLimiterFor, type RateLimiter } from "./rateLimiter";
 import { sharedDispatcher } from "./dispatcher";
 import { undici } from "./undici";
 import { serverMessages } from "./serverMessages";
-import { ServiceError } from "./serviceError";
+import { PEER_SPEAKS_HTTP } from "./connector";
+import { ServiceError, type ErrorCode } from "./serviceError";
 import type { TlsSettings } from "./tls";
 
 /** The snapshot service lists with the HTTP method LIST; the run task service uses the usual ones. */
@@ -26,6 +27,8 @@ export interface HttpClientOptions {
   secrets?: string[];
   /** Advice appended to the message of a failed status, e.g. which permission a 403 means is missing. */
   hint?: (status: number, messages: string[], body: unknown) => string | undefined;
+  /** The setting that holds the address, named where a failure means it is wrong (`https://` to a plain-HTTP port). */
+  addressSetting?: string;
   /** Decides whether a failed attempt is tried again; none by default. */
   retry?: RetryPolicy;
   dispatcher?: Dispatcher;
@@ -107,7 +110,7 @@ export class HttpClient {
     const bound = this.options.retry?.bound;
     const boundReached = (when: string): AttemptOutcome => ({
       kind: "error",
-      error: this.transportError(method, path, `operation time bound of ${seconds(bound!.ms)} reached ${when}`, opts, true),
+      error: this.transportError(method, path, `operation time bound of ${seconds(bound!.ms)} reached ${when}`, opts, "timeout"),
       sent: false,
     });
     if (remainingMs(this.options.retry) <= 0) return boundReached("before the request was sent");
@@ -144,12 +147,16 @@ export class HttpClient {
       // Once headers timed out or the connection dropped mid-response, the server may have acted on it.
       sent = sent || isAfterSend(err);
       const timedOut = isTimeout(err);
+      if (codeOf(err) === PEER_SPEAKS_HTTP) {
+        const where = this.options.addressSetting ? ` (${this.options.addressSetting})` : "";
+        return { kind: "error", error: this.transportError(method, path, `TLS handshake failed: ${messageOf(err)}${where}`, opts, "tls"), sent };
+      }
       const detail = !timedOut
         ? describeTransportError(err)
         : cutShort
           ? `no response before the operation's time bound of ${seconds(bound!.ms)}`
           : `no response within ${seconds(this.timeoutMs)}`;
-      return { kind: "error", error: this.transportError(method, path, detail, opts, timedOut), sent };
+      return { kind: "error", error: this.transportError(method, path, detail, opts, timedOut ? "timeout" : "network"), sent };
     }
   }
 
@@ -216,15 +223,9 @@ export class HttpClient {
     });
   }
 
-  private transportError(method: HttpMethod, path: string, detail: string, opts: RequestOptions, timedOut = false): ServiceError {
+  private transportError(method: HttpMethod, path: string, detail: string, opts: RequestOptions, code: ErrorCode = "network"): ServiceError {
     const secrets = this.secrets(opts);
-    return new ServiceError({
-      service: this.service,
-      method,
-      path: redact(path, secrets),
-      detail: redact(detail, secrets),
-      code: timedOut ? "timeout" : "network",
-    });
+    return new ServiceError({ service: this.service, method, path: redact(path, secrets), detail: redact(detail, secrets), code });
   }
 }
 
@@ -289,6 +290,14 @@ function isTimeout(err: unknown): boolean {
 /** Whether the request may have reached the server before the failure (anything but a failed connect). */
 function isAfterSend(err: unknown): boolean {
   return isTimeout(err) || err instanceof undici().SocketError || (err as { code?: string })?.code === "UND_ERR_SOCKET";
+}
+
+function codeOf(err: unknown): string | undefined {
+  return (err as { code?: string } | undefined)?.code;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function describeTransportError(err: unknown): string {

@@ -1,5 +1,6 @@
 import type { Agent, Dispatcher } from "undici";
 import { undici } from "./undici";
+import { boundedConnector } from "./connector";
 import { tlsConnectOptions, tlsKey, type TlsSettings } from "./tls";
 
 /**
@@ -8,6 +9,9 @@ import { tlsConnectOptions, tlsKey, type TlsSettings } from "./tls";
  * keeps connections warm across operations instead of opening one per request.
  */
 export const POOL_CONNECTIONS_PER_ORIGIN = 128;
+
+/** A TLS handshake takes a few round trips; one that has not finished in this is not coming (see connector.ts). */
+export const TLS_HANDSHAKE_MS = 5_000;
 
 const agents = new Map<string, Agent>();
 
@@ -19,7 +23,7 @@ export function sharedDispatcher(tls: TlsSettings = {}): Dispatcher {
       connections: POOL_CONNECTIONS_PER_ORIGIN,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
-      connect: { ...tlsConnectOptions(tls), timeout: 10_000 },
+      connect: boundedConnector(tlsConnectOptions(tls), { connectMs: 10_000, handshakeMs: TLS_HANDSHAKE_MS }),
     });
     agents.set(key, agent);
   }

@@ -13,7 +13,8 @@ export type ErrorCode =
   | "client_error"
   | "server_error"
   | "timeout"
-  | "network";
+  | "network"
+  | "tls";
 
 /** The code of an answer's status: the one place statuses become codes. */
 export function codeOfStatus(status: number): ErrorCode {

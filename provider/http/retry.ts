@@ -73,6 +73,8 @@ function retryReason(outcome: AttemptOutcome, idempotent: boolean): string | und
     if (!idempotent && !NOT_PROCESSED_STATUS(status)) return undefined;
     return String(status);
   }
+  // A connection that cannot be made secure (TLS to a plain-HTTP port) will not become one by trying again.
+  if (outcome.error.code === "tls") return undefined;
   if (idempotent) return "transport";
   return outcome.sent ? undefined : "transport";
 }

@@ -1,4 +1,4 @@
-import type { Agent, Dispatcher, errors } from "undici";
+import type { Agent, buildConnector, Dispatcher, errors } from "undici";
 import { persistCompileCache } from "../common/compileCache";
 
 /**
@@ -10,6 +10,8 @@ export interface UndiciParts {
   /** `Dispatcher#request`: one request on the given dispatcher (a pool of keep-alive connections). */
   request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   SocketError: typeof errors.SocketError;
+  /** The connector undici's agents use, to wrap (see connector.ts). */
+  buildConnector: typeof buildConnector;
 }
 
 let loaded: UndiciParts | undefined;
@@ -37,11 +39,13 @@ function loadParts(): UndiciParts | undefined {
     const AgentClass = require("undici/lib/dispatcher/agent") as unknown;
     const request = require("undici/lib/api/api-request") as unknown;
     const { SocketError } = require("undici/lib/core/errors") as { SocketError?: unknown };
-    if (typeof AgentClass !== "function" || typeof request !== "function" || typeof SocketError !== "function") return undefined;
+    const connector = require("undici/lib/core/connect") as unknown;
+    if ([AgentClass, request, SocketError, connector].some((part) => typeof part !== "function")) return undefined;
     return {
       Agent: AgentClass as typeof Agent,
       request: (dispatcher, options) => (request as RequestFunction).call(dispatcher, options),
       SocketError: SocketError as typeof errors.SocketError,
+      buildConnector: connector as typeof buildConnector,
     };
   } catch {
     return undefined;
@@ -50,5 +54,10 @@ function loadParts(): UndiciParts | undefined {
 
 function loadWhole(): UndiciParts {
   const whole = require("undici") as typeof import("undici");
-  return { Agent: whole.Agent, request: (dispatcher, options) => dispatcher.request(options), SocketError: whole.errors.SocketError };
+  return {
+    Agent: whole.Agent,
+    request: (dispatcher, options) => dispatcher.request(options),
+    SocketError: whole.errors.SocketError,
+    buildConnector: whole.buildConnector,
+  };
 }
