@@ -30,13 +30,15 @@ function core(): Core {
 }
 
 /**
- * Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted). `tuning` is for
- * tests and benchmarks: short retry waits, and counters to read.
+ * Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted), and fails when a
+ * setting that is set is wrong. `tuning` is for tests and benchmarks: short retry waits, and counters to read.
  */
 export function configure(config: ProviderConfig, tuning: ClientTuning = {}): void {
   useCompileCache();
-  const { setProviderContext, newClientStats } = core();
-  setProviderContext({ config: (key) => config.get(key), tuning: { stats: newClientStats(), ...tuning } });
+  const { setProviderContext, newClientStats, requireValidSettings } = core();
+  const lookup = (key: string) => config.get(key);
+  setProviderContext({ config: lookup, tuning: { stats: newClientStats(), ...tuning } });
+  requireValidSettings(lookup);
 }
 
 /** Each resource's provider. */

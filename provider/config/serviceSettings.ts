@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import { isUnknown } from "../common/unknown";
 import type { TlsSettings } from "../http/tls";
-import { setting, type ConfigLookup } from "./lookup";
+import { settingFrom, type ConfigLookup, type SettingValue } from "./lookup";
 import { parseBooleanSetting, parseCountSetting, parseDurationSetting } from "./parse";
 import { serviceAddress } from "./serviceAddress";
 
@@ -63,33 +65,83 @@ export function resolveServiceSettings<N extends string>(
   lookup: ConfigLookup,
   env: NodeJS.ProcessEnv = process.env,
 ): ServiceSettings {
-  const raw = COMMON.map((name) => setting(lookup, d.settings[name].key, d.settings[name].env, env));
+  const raw = COMMON.map((name) => settingFrom(lookup, d.settings[name].key, d.settings[name].env, env));
   const cacheKey = JSON.stringify([d.namespace, raw]);
   const cached = resolved.get(cacheKey);
   if (cached) return cached;
-  const settings = parseServiceSettings(
-    d,
-    Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as Record<CommonSettingName, string | undefined>,
-  );
+  const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as RawSettings);
   resolved.set(cacheKey, settings);
   return settings;
 }
 
-function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values: Record<CommonSettingName, string | undefined>): ServiceSettings {
-  const get = (name: CommonSettingName) => values[name];
-  const address = get("address");
-  const token = get("token");
+type RawSettings = Record<CommonSettingName, SettingValue | undefined>;
+
+/** Each message names the setting as the value came: its stack config key, or its environment variable. */
+function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values: RawSettings): ServiceSettings {
+  const { address, token } = values;
   if (!address) throw missingSetting(d, "address", `the service's base address, e.g. ${d.example}`);
   if (!token) throw missingSetting(d, "token", d.tokenNeeds);
-  const key = (name: CommonSettingName) => d.settings[name].key;
-  return {
-    address: serviceAddress(key("address"), address, d.apiPrefix, d.example),
-    token,
-    tls: { caCertFile: get("caCert"), caCertPem: get("caCertPem"), skipVerify: parseBooleanSetting(key("skipTlsVerify"), get("skipTlsVerify")) },
-    timeoutMs: parseDurationSetting(key("requestTimeout"), get("requestTimeout")),
-    maxRetries: parseCountSetting(key("maxRetries"), get("maxRetries")),
-    operationTimeoutMs: parseDurationSetting(key("operationTimeout"), get("operationTimeout")),
+  const parsed = <T>(name: CommonSettingName, parse: (from: string, value: string) => T): T | undefined => {
+    const given = values[name];
+    return given === undefined ? undefined : parse(given.from, given.value);
   };
+  return {
+    address: serviceAddress(address.from, address.value, d.apiPrefix, d.example),
+    token: token.value,
+    tls: { caCertPem: parsed("caCert", readCaBundle) ?? values.caCertPem?.value, skipVerify: parsed("skipTlsVerify", parseBooleanSetting) },
+    timeoutMs: parsed("requestTimeout", parseDurationSetting),
+    maxRetries: parsed("maxRetries", parseCountSetting),
+    operationTimeoutMs: parsed("operationTimeout", parseDurationSetting),
+  };
+}
+
+/**
+ * The problems of the settings that are set (config or environment), by setting name, each message naming where
+ * its value came from; missing ones are not problems here (a program may use one service only), nor unknown ones
+ * (a preview of a provider whose settings are computed). Checked when the provider is configured, so that a wrong
+ * address fails before any resource is touched.
+ */
+export function settingProblems<N extends string>(
+  d: ServiceDescription<N>,
+  lookup: ConfigLookup,
+  env: NodeJS.ProcessEnv = process.env,
+): { setting: N | CommonSettingName; reason: string }[] {
+  const problems: { setting: N | CommonSettingName; reason: string }[] = [];
+  const check = (name: N | CommonSettingName, validate: (from: string, value: string) => unknown) => {
+    const given = settingFrom(lookup, d.settings[name].key, d.settings[name].env, env);
+    if (given === undefined || isUnknown(given.value)) return;
+    try {
+      validate(given.from, given.value);
+    } catch (err) {
+      problems.push({ setting: name, reason: err instanceof Error ? err.message : String(err) });
+    }
+  };
+  check("address", (from, value) => serviceAddress(from, value, d.apiPrefix, d.example));
+  check("caCert", readCaBundle);
+  check("skipTlsVerify", parseBooleanSetting);
+  check("requestTimeout", parseDurationSetting);
+  check("operationTimeout", parseDurationSetting);
+  check("maxRetries", parseCountSetting);
+  for (const [name, validate] of Object.entries<((value: string) => void) | undefined>(d.validate ?? {})) {
+    check(name as N, (_from, value) => validate?.(value));
+  }
+  return problems;
+}
+
+/** The PEM text of a CA bundle file; a missing or unreadable file names the setting that gave its path. */
+const bundles = new Map<string, string>();
+export function readCaBundle(from: string, path: string): string {
+  let pem = bundles.get(path);
+  if (pem === undefined) {
+    try {
+      pem = readFileSync(path, "utf8");
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      throw new Error(`${from}: cannot read the CA bundle "${path}"${code ? ` (${code})` : ""}: give the path of a readable PEM file`);
+    }
+    bundles.set(path, pem);
+  }
+  return pem;
 }
 
 function missingSetting<N extends string>(d: ServiceDescription<N>, name: "address" | "token", what: string): Error {

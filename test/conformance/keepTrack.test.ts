@@ -175,3 +175,15 @@ test("adopt of a global task with no global in the program: the preview says so,
   expect(emulator.runTask.store.tasks.get(legacy.id)!.global.enabled).toBe(false);
   expect(await writesDuring(() => engine.up(program(spec)))).toBe(0);
 });
+
+test("an address without a scheme stops the preview, before any resource is touched, naming its setting", async () => {
+  const spec = { runTasks: [{ resource: "scanner", args: { url: "https://hooks.example.com/scan" } }] };
+  engine.setConfig({ ...config(), "snapshot:address": emulator.url.replace("http://", "") });
+  emulator.requests.reset();
+  await expect(engine.preview(program(spec))).rejects.toThrow(
+    /the provider's settings are wrong: snapshot:address: "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ scheme/,
+  );
+  await expect(engine.up(program(spec))).rejects.toThrow(/has no http:\/\/ or https:\/\/ scheme/);
+  expect(emulator.requests.total()).toBe(0);
+  expect(names()).toEqual([]);
+});

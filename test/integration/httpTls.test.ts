@@ -4,7 +4,9 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listRunTasks } from "../../provider/functions/runTask";
 import { HttpClient } from "../../provider/http/client";
+import { resolveRunTaskSettings } from "../../provider/services/runtask/settings";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 
 let dir: string;
@@ -61,8 +63,17 @@ describe("TLS settings of the HTTP core", () => {
     await expect(client({}).request("GET", "/x")).rejects.toThrow(/^test service: GET \/x failed \(.*(self-signed|SELF_SIGNED|certificate).*\)$/i);
   });
 
-  test("a CA bundle file makes it trusted", async () => {
-    expect((await client({ caCertFile: join(dir, "ca.pem") }).request("GET", "/x")).body).toEqual({ ok: true });
+  test("a CA bundle file named by the settings makes it trusted", async () => {
+    const lookup = (key: string) => ({ "runtask:address": base, "runtask:token": "t", "runtask:caCert": join(dir, "ca.pem") })[key];
+    expect(await listRunTasks({ organization: "o" }, lookup)).toEqual([]);
+  });
+
+  test.each<[string, Record<string, string>, NodeJS.ProcessEnv, string]>([
+    ["the stack config", { "runtask:caCert": "/nonexistent/ca.pem" }, {}, 'runtask:caCert: cannot read the CA bundle "/nonexistent/ca.pem" (ENOENT)'],
+    ["the environment", {}, { RUNTASK_CACERT: "/nonexistent/ca.pem" }, 'RUNTASK_CACERT: cannot read the CA bundle "/nonexistent/ca.pem" (ENOENT)'],
+  ])("a CA bundle file that cannot be read, named by %s, fails naming that setting", (_, config, env, message) => {
+    const lookup = (key: string) => ({ "runtask:address": base, "runtask:token": "t", ...config })[key];
+    expect(() => resolveRunTaskSettings(lookup, env)).toThrow(message);
   });
 
   test("CA PEM text makes it trusted", async () => {

@@ -175,8 +175,10 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     expect((err as Error).message).not.toContain("no-sudo");
   });
 
-  test("a non-root namespace fails before any request", async () => {
-    useToken(DEFAULT_SNAPSHOT_TOKEN, { "snapshot:namespace": "team-a" });
+  test("a non-root namespace fails when the provider is configured, and at every call after, before any request", async () => {
+    expect(() => useToken(DEFAULT_SNAPSHOT_TOKEN, { "snapshot:namespace": "team-a" })).toThrow(
+      /^the provider's settings are wrong: snapshot namespace is "team-a", but the automated snapshot endpoints are restricted to the root namespace/,
+    );
     await expect(provider.create(await checked(local()))).rejects.toThrow(/restricted to the root namespace/);
     expect(emulator.requests.total()).toBe(0);
   });

@@ -146,7 +146,10 @@ describe("pulumi-resource-runtask", () => {
 
   test("CheckConfig names the bad key with the dynamic provider's message; DiffConfig replaces nothing", async () => {
     expect(await plugin.client.checkConfig({ address: "runs.example.com", maxRetries: "many", token: "t" })).toEqual([
-      { property: "address", reason: 'runtask:address: "runs.example.com" is not a URL; expected e.g. https://runs.example.com' },
+      {
+        property: "address",
+        reason: 'runtask:address: "runs.example.com" has no http:// or https:// scheme; write it as e.g. https://runs.example.com',
+      },
       { property: "maxRetries", reason: 'runtask:maxRetries: expected a whole number, got "many"' },
     ]);
     expect(await plugin.client.checkConfig(reveal(config()))).toEqual([]);

@@ -79,8 +79,17 @@ describe("service addresses", () => {
   });
 
   test.each([
-    ["runs.example.com", 'runtask:address: "runs.example.com" is not a URL; expected e.g. https://runs.example.com'],
-    ["ftp://runs.example.com", 'runtask:address: expected an http or https URL, got "ftp://runs.example.com"'],
+    ["runs.example.com", 'runtask:address: "runs.example.com" has no http:// or https:// scheme; write it as e.g. https://runs.example.com'],
+    ["localhost:8080", 'runtask:address: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://runs.example.com'],
+    [
+      "runs.example.com:443/api/v2",
+      'runtask:address: "runs.example.com:443/api/v2" has no http:// or https:// scheme; write it as e.g. https://runs.example.com',
+    ],
+    [
+      "ftp://runs.example.com",
+      'runtask:address: "ftp://runs.example.com" is not an http:// or https:// address; expected e.g. https://runs.example.com',
+    ],
+    ["https://", 'runtask:address: "https://" is not a URL; expected e.g. https://runs.example.com'],
     ["https://runs.example.com/?x=1", 'runtask:address: expected a base address without query or fragment, got "https://runs.example.com/?x=1"'],
   ])("%s is refused", (given, message) => {
     expect(() => serviceAddress("runtask:address", given, "/api/v2", "https://runs.example.com")).toThrow(message);

@@ -49,8 +49,35 @@ describe("checkWorkspaceRunTask", () => {
     [
       "workspace id with a slash",
       {},
-      { ...base, workspaceId: "org/ws" },
-      [{ property: "workspaceId", reason: "must be an id such as ws-..., without '/' or whitespace" }],
+      { ...base, workspaceId: "ws-1/x" },
+      [
+        {
+          property: "workspaceId",
+          reason: `must be a workspace id (ws-...); "ws-1/x" may be the workspace's name, but the run task API takes its id (shown in the workspace's settings)`,
+        },
+      ],
+    ],
+    [
+      "a workspace's name where its id belongs",
+      {},
+      { ...base, workspaceId: "app-production" },
+      [
+        {
+          property: "workspaceId",
+          reason: `must be a workspace id (ws-...); "app-production" may be the workspace's name, but the run task API takes its id (shown in the workspace's settings)`,
+        },
+      ],
+    ],
+    [
+      "a task's name where its id belongs",
+      {},
+      { ...base, taskId: "scanner" },
+      [
+        {
+          property: "taskId",
+          reason: `must be a run task id (task-...); "scanner" may be the task's name: use the RunTask's id (scanner.id), or look one up with getRunTask({ name })`,
+        },
+      ],
     ],
   ])("%s", (_l, olds, news, failures) => {
     expect(checkWorkspaceRunTask(olds, news).failures).toEqual(failures);
