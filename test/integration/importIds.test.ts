@@ -2,6 +2,7 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
+import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 
 /** Import ids users already have, resolved through the spec's lists; ids of other shapes refused at once. */
@@ -15,14 +16,6 @@ afterAll(async () => {
   await emulator.close();
   await closeSharedDispatchers();
 });
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (err: Error & { code?: string }) => err,
-  );
 
 describe("RunTask", () => {
   test("<organization>/<task-name> reads the task by its name, with the service's id; task-<id> as before", async () => {

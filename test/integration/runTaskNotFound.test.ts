@@ -2,6 +2,7 @@ import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type Interceptor, 
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
+import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 
 /**
@@ -63,14 +64,6 @@ async function taskAndAssociation() {
   const assoc = await wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }));
   return { task, assoc, workspaceId };
 }
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (err: Error & { code?: string }) => err,
-  );
 
 describe("read and delete: gone only when a list that answers does not hold the object", () => {
   test("deleted outside the program: refresh drops both, delete succeeds; one list after each 404", async () => {
