@@ -1,7 +1,5 @@
 import type { ConfigLookup } from "../provider/config/lookup";
-import { parseBooleanSetting, parseCountSetting, parseDurationSetting } from "../provider/config/parse";
-import type { ServiceDescription } from "../provider/config/serviceSettings";
-import { serviceAddress } from "../provider/config/serviceAddress";
+import { settingProblems, type ServiceDescription } from "../provider/config/serviceSettings";
 import type { CheckFailure } from "../provider/common/inputError";
 
 type Props = Record<string, unknown>;
@@ -29,30 +27,11 @@ export function fromVariables(namespace: string, variables: Map<string, string> 
 }
 
 /**
- * Checks the settings that are set, with the dynamic providers' messages, each failure naming its key. Missing
- * address and token are not failures here: the environment may still provide them when a call needs them.
+ * Checks the settings the request sets (not the environment: CheckConfig judges the provider's configuration), with
+ * the dynamic providers' messages, each failure naming its key. Missing address and token are not failures here:
+ * the environment may still provide them when a call needs them; unknown values (a preview of computed settings)
+ * are checked once known.
  */
 export function checkConfig(service: ServiceDescription<string>, values: Props): CheckFailure[] {
-  const lookup = configLookup(service.namespace, values);
-  const failures: CheckFailure[] = [];
-  const text = (name: string) => {
-    const value = lookup(service.settings[name]?.key ?? "");
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const check = (name: string, validate: (key: string, value: string) => unknown) => {
-    const value = text(name);
-    if (value === undefined) return;
-    try {
-      validate(service.settings[name].key, value);
-    } catch (err) {
-      failures.push({ property: name, reason: err instanceof Error ? err.message : String(err) });
-    }
-  };
-  check("address", (key, value) => serviceAddress(key, value, service.apiPrefix, service.example));
-  check("skipTlsVerify", parseBooleanSetting);
-  check("requestTimeout", parseDurationSetting);
-  check("operationTimeout", parseDurationSetting);
-  check("maxRetries", parseCountSetting);
-  for (const [name, validate] of Object.entries(service.validate ?? {})) check(name, (_key, value) => validate?.(value));
-  return failures;
+  return settingProblems(service, configLookup(service.namespace, values), {}).map((p) => ({ property: p.setting, reason: p.reason }));
 }

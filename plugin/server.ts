@@ -5,6 +5,7 @@ import { persistCompileCache } from "../provider/common/compileCache";
 import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
 import { setProviderContext, providerContext } from "../provider/context";
+import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
 import { secretArgs } from "../provider/table/derived";
 import { checkConfig, configLookup, fromVariables } from "./config";
@@ -122,7 +123,11 @@ export class ProviderServer {
     const args = req.getArgs();
     const values = args ? plain(args).plain : fromVariables(this.pkg.name, req.getVariablesMap().toArray());
     const { tuning } = providerContext();
-    setProviderContext({ config: configLookup(this.pkg.name, values), tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
+    const config = configLookup(this.pkg.name, values);
+    setProviderContext({ config, tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
+    // The configuration and the environment together, as calls will read them: a wrong setting stops the command here.
+    const problems = settingProblems(this.pkg.service, config);
+    if (problems.length > 0) throw new Error(`${this.pkg.name}: the provider's settings are wrong: ${problems.map((p) => p.reason).join("; ")}`);
     this.configured = true;
     return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
   }

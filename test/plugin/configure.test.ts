@@ -1,0 +1,35 @@
+import { createConsumerProject, secret, startNativeProviderPlugin, UNKNOWN, type ConsumerProject, type NativeProviderPlugin } from "../../engine";
+
+/** The provider plugins judge their settings as the calls will read them: the configuration, then the environment. */
+let project: ConsumerProject;
+const plugins: NativeProviderPlugin[] = [];
+
+beforeAll(() => {
+  project = createConsumerProject({ project: "plugin-configure" });
+});
+afterAll(async () => {
+  for (const p of plugins) await p.stop();
+  project?.remove();
+});
+
+async function start(env: NodeJS.ProcessEnv): Promise<NativeProviderPlugin> {
+  const plugin = await startNativeProviderPlugin(project.dir, "runtask", { RUNTASK_ADDR: undefined, RUNTASK_TOKEN: undefined, ...env });
+  plugins.push(plugin);
+  return plugin;
+}
+
+test("Configure fails on a wrong address from the environment, naming the variable, before any resource call", async () => {
+  const plugin = await start({ RUNTASK_ADDR: "runs.example.com" });
+  await expect(plugin.client.configure({ token: secret("t") })).rejects.toThrow(
+    'runtask: the provider\'s settings are wrong: RUNTASK_ADDR: "runs.example.com" has no http:// or https:// scheme',
+  );
+});
+
+test("CheckConfig names the key of a wrong value, and waits for an unknown one", async () => {
+  const plugin = await start({});
+  expect(await plugin.client.checkConfig({ address: "localhost:8080", maxRetries: "many" })).toEqual([
+    { property: "address", reason: 'runtask:address: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://runs.example.com' },
+    { property: "maxRetries", reason: 'runtask:maxRetries: expected a whole number, got "many"' },
+  ]);
+  expect(await plugin.client.checkConfig({ address: UNKNOWN, requestTimeout: UNKNOWN })).toEqual([]);
+});
