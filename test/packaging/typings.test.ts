@@ -1,0 +1,53 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { installPackage, repositoryRoot } from "../../engine";
+
+/**
+ * The package's typings as consumers resolve them, outside this repository's own `paths` (which map the package's
+ * name to its sources): the packed package installed in a project of its own, compiled under each
+ * `moduleResolution` a TypeScript program may use. `node` (node10) is what Pulumi's TypeScript templates use, and
+ * knows no `exports`: `typesVersions` serves the subpaths there.
+ */
+let dir: string;
+
+const CONSUMER = `
+import { RunTask, SnapshotAutoConfig, WorkspaceRunTask, getRunTask, type RunTaskArgs } from "pulumi-snapshot-runtask";
+import { provision, describeEngineEvent, type ProvisioningStackOptions } from "pulumi-snapshot-runtask/automation";
+import { startEmulator, type EmulatorOptions } from "pulumi-snapshot-runtask/emulator";
+import { configure, providers } from "pulumi-snapshot-runtask/provider";
+import shim from "pulumi-snapshot-runtask/shim/runTask";
+
+const args: RunTaskArgs = { url: "https://hooks.example.com/scan" };
+const emulatorOptions: EmulatorOptions = { runTask: {} };
+export const used = [RunTask, SnapshotAutoConfig, WorkspaceRunTask, getRunTask, args, provision, describeEngineEvent, startEmulator, emulatorOptions, configure, providers, shim];
+export type Options = ProvisioningStackOptions;
+`;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "typings-"));
+  installPackage(dir);
+  writeFileSync(join(dir, "consumer.ts"), CONSUMER);
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test.each([
+  ["node (node10)", { module: "commonjs", moduleResolution: "node" }],
+  ["node16", { module: "node16", moduleResolution: "node16" }],
+  ["nodenext", { module: "nodenext", moduleResolution: "nodenext" }],
+  ["bundler", { module: "esnext", moduleResolution: "bundler" }],
+])("the package and each subpath type-check under moduleResolution %s", (mode, options) => {
+  const tsconfig = join(dir, `tsconfig.${mode.split(" ")[0]}.json`);
+  const compilerOptions = { ...options, target: "es2022", strict: true, noEmit: true, esModuleInterop: true, skipLibCheck: true, types: ["node"] };
+  writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
+  const tsc = join(repositoryRoot(), "node_modules/typescript/bin/tsc");
+  let out = "";
+  try {
+    execFileSync(process.execPath, [tsc, "-p", tsconfig], { cwd: dir, encoding: "utf8" });
+  } catch (err) {
+    out = String((err as { stdout?: string }).stdout ?? err);
+  }
+  expect(out).toBe("");
+});
