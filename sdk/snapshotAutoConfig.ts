@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { snapshotAutoConfigTable, type StorageType } from "../provider/snapshotAutoConfig/fields";
+import { snapshotAutoConfigTable } from "../provider/snapshotAutoConfig/fields";
+import type { StorageType } from "../provider/snapshotAutoConfig/storageTypes";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import provider = require("./shims/snapshotAutoConfig");

@@ -1,11 +1,13 @@
 import type { ConfigLookup } from "../config/lookup";
-import { taskFromWire, workspaceTaskIdsOf, type RunTaskGlobal } from "../runTask/wire";
+import type { RunTaskGlobal } from "../runTask/globalSettings";
+import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
 import { runTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
 import { defaultOrganization } from "../services/runtask/settings";
 import type { ClientTuning } from "../services/tuning";
 import { findByTask } from "../workspaceRunTask/provider";
-import { workspaceTaskFromWire, type WorkspaceTaskRecord } from "../workspaceRunTask/wire";
+import type { WorkspaceTaskRecord } from "../workspaceRunTask/record";
+import { workspaceTaskFromWire } from "../workspaceRunTask/wire";
 
 export type { WorkspaceTaskRecord };
 

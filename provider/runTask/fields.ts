@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { bool, nonEmptyString, orUnknown } from "../common/validate";
 import { jsonEqual } from "../common/jsonEqual";
-import { ENFORCEMENT_LEVELS, enforcementLevelSchema, sameStages, stageListSchema, STAGES } from "../services/runtask/vocabulary";
+import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
+import { enforcementLevelSchema, stageListSchema } from "../services/runtask/vocabularySchemas";
 import { defineTable, t, value } from "../table/field";
 
 /** The spec's limit on a description, in characters (code points, not UTF-16 units). */

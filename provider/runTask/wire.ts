@@ -1,5 +1,6 @@
 import { withDefaults } from "../table/check";
-import type { StateOf } from "../table/types";
+import { assertType, type Same, type StateOf } from "../table/types";
+import type { RunTaskGlobal } from "./globalSettings";
 import { fromWire, toWire } from "../table/wire";
 import type { Body } from "../services/runtask/endpoints";
 import { relatedId, relatedIds, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
@@ -10,7 +11,8 @@ const { fields } = runTaskTable;
 
 /** A run task as the provider keeps it: the checked arguments, and the service's `global` where it reports one. */
 export type RunTaskState = StateOf<typeof runTaskTable> & { organization: string; name: string; url: string };
-export type RunTaskGlobal = NonNullable<RunTaskState["global"]>;
+export type { RunTaskGlobal };
+assertType<Same<RunTaskGlobal, NonNullable<RunTaskState["global"]>>>(true);
 
 /** What to send besides the always-sent attributes: the write-only key and the global settings, when they change. */
 export interface TaskWrite {

@@ -2,14 +2,9 @@ import * as z from "zod";
 import { nonEmptyString, wholeNumber } from "../common/validate";
 import { defineTable, t, value, type Field, type ValueType } from "../table/field";
 import { parseInterval } from "./interval";
+import { CLOUD_B_AUTH_MODES, STORAGE_TYPES, type StorageType } from "./storageTypes";
 
-/**
- * The fields of an automated snapshot configuration (spec: snapshot-auto-api.md, "Resources and their fields"),
- * one line each. Argument names are the camelCase of the wire names; storage-type parameters carry their group.
- */
-export const STORAGE_TYPES = ["local", "cloudA-s3", "cloudB-blob", "cloudC-gcs"] as const;
-export type StorageType = (typeof STORAGE_TYPES)[number];
-export const CLOUD_B_AUTH_MODES = ["shared", "managed"] as const;
+export { STORAGE_TYPES, type StorageType, CLOUD_B_AUTH_MODES };
 
 /** Optional strings: an empty string means "not set", so it is dropped rather than diffed against nothing. */
 const optionalString = z.string({ error: "must be a string" }).transform((s) => (s === "" ? undefined : s));
@@ -44,6 +39,10 @@ function storage<const V, const E extends Partial<Field> = Record<never, never>>
   return Object.assign(line, extra) as typeof line & E;
 }
 
+/**
+ * The fields of an automated snapshot configuration (spec: snapshot-auto-api.md, "Resources and their fields"),
+ * one line each. Argument names are the camelCase of the wire names; storage-type parameters carry their group.
+ */
 export const snapshotAutoConfigTable = defineTable("SnapshotAutoConfig", {
   name: { value: t.string, schema: configName, required: true, default: { from: "resourceName" }, onChange: "replace" },
   interval: {

@@ -1,4 +1,10 @@
-import type { z } from "zod";
+/**
+ * A validation schema (a zod schema), typed by its shape: the declarations of the package, which programs compile,
+ * then name nothing of zod (whose own declarations need `esModuleInterop`, which Pulumi's templates leave off).
+ */
+export interface ArgSchema {
+  safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown };
+}
 
 /**
  * One line of a resource's field table: everything about an argument (or output) in one place. Checks, diffs,
@@ -11,7 +17,7 @@ export interface Field {
   /** What the argument accepts, where it is wider than `value` (an interval as seconds or as "24h"). */
   input?: ValueType;
   /** Validation (and normalisation) of a present argument; a `ValueType` default is used when absent. */
-  schema?: z.ZodType;
+  schema?: ArgSchema;
   /** The name on the wire. Absent for what never reaches the service as an attribute (`adopt`, path segments). */
   wire?: string;
   /** Required argument. With `group`, required when that group is selected. */

@@ -16,7 +16,8 @@ export function argSchemas(fields: FieldTable): ArgSchemas {
 }
 
 function schemaOf(field: Field): z.ZodType {
-  return field.schema ?? schemaOfType(field.input ?? field.value);
+  // Tables hold zod schemas, typed by shape only (see ArgSchema).
+  return (field.schema as z.ZodType | undefined) ?? schemaOfType(field.input ?? field.value);
 }
 
 function schemaOfType(type: ValueType): z.ZodType {

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { orUnknown } from "../common/validate";
-import { ENFORCEMENT_LEVELS, enforcementLevelSchema, sameStages, stageListSchema, stageSchema, STAGES } from "../services/runtask/vocabulary";
+import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
+import { enforcementLevelSchema, stageListSchema, stageSchema } from "../services/runtask/vocabularySchemas";
 import { defineTable, t, value } from "../table/field";
 
 /**

@@ -3,26 +3,15 @@ import { relatedId, type ResourceObject } from "../services/runtask/jsonApi";
 import type { StateOf } from "../table/types";
 import { fromWire, read, toWire } from "../table/wire";
 import { workspaceRunTaskTable } from "./fields";
+import type { WorkspaceTaskRecord } from "./record";
+
+export type { WorkspaceTaskRecord };
 
 type Props = Record<string, unknown>;
 const { fields } = workspaceRunTaskTable;
 
 /** An association as the provider keeps it. */
 export type WorkspaceRunTaskState = StateOf<typeof workspaceRunTaskTable> & { workspaceId: string; taskId: string };
-
-/** An association of a run task to a workspace, as the service reports it. */
-export interface WorkspaceTaskRecord {
-  /** The `wstask-...` id. */
-  id: string;
-  /** The workspace (`ws-...`). */
-  workspaceId: string;
-  /** The run task (`task-...`). */
-  taskId: string;
-  /** `advisory` or `mandatory`. */
-  enforcementLevel: string;
-  /** Lifecycle stages, in order. */
-  stages: string[];
-}
 
 /** The body of an associate (with the task relationship) or an update: `enforcement-level` and `stages`. */
 export function workspaceTaskBody(state: WorkspaceRunTaskState, options: { withTask: boolean }): Body {

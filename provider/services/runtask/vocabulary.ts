@@ -1,5 +1,7 @@
-import * as z from "zod";
-
+/**
+ * The run task service's words: stages and enforcement levels. Free of validation code, so that the SDK's
+ * declarations, which name these types, name nothing of zod (see vocabularySchemas.ts for the schemas).
+ */
 export const STAGES = ["pre_plan", "post_plan", "pre_apply", "post_apply"] as const;
 export type Stage = (typeof STAGES)[number];
 /** On update the service takes the deprecated single `stage` only from these. */
@@ -8,34 +10,6 @@ export const DEFAULT_STAGES: Stage[] = ["post_plan"];
 
 export const ENFORCEMENT_LEVELS = ["advisory", "mandatory"] as const;
 export type EnforcementLevel = (typeof ENFORCEMENT_LEVELS)[number];
-
-const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", ");
-
-/** A stage; `pre-apply` (hyphen) is a common slip, so the message says what was meant. */
-export function stageSchema() {
-  return z.enum(STAGES, {
-    error: (issue) => {
-      const input = issue.input;
-      const fixed = typeof input === "string" ? input.trim().toLowerCase().replace(/-/g, "_") : undefined;
-      if (typeof input === "string" && fixed && (STAGES as readonly string[]).includes(fixed)) {
-        return `"${input}" is not a stage: did you mean "${fixed}"? (stages use underscores)`;
-      }
-      return `must be one of ${quoted(STAGES)}`;
-    },
-  });
-}
-
-/** One or more stages, each once. */
-export function stageListSchema() {
-  return z
-    .array(stageSchema(), { error: "must be a list of stages" })
-    .min(1, { error: "must list at least one stage" })
-    .refine((list) => new Set(list).size === list.length, { error: "must not list a stage twice" });
-}
-
-export function enforcementLevelSchema() {
-  return z.enum(ENFORCEMENT_LEVELS, { error: `must be one of ${quoted(ENFORCEMENT_LEVELS)}` });
-}
 
 /**
  * Stages are lifecycle points, a set: the spec lists them without saying that their order is kept, so a server
