@@ -36,7 +36,8 @@ export async function automationDeployment(ctx: DeploymentContext): Promise<Depl
     },
     destroy: async () => (await stack.destroy(progress)).summary.resourceChanges ?? {},
     removeStack: () => stack.workspace.removeStack(ctx.stack),
-    keptInstructions: () => [
+    // The engine's file backend keeps the stack's secrets encrypted with the passphrase.
+    keep: async () => [
       `  cd ${ctx.project.dir}`,
       `  export PULUMI_BACKEND_URL=${pathToFileURL(backend).href} PULUMI_CONFIG_PASSPHRASE=${passphrase} PULUMI_HOME=${pulumiHome}`,
       `  pulumi stack output --stack ${ctx.stack} && pulumi stack export --stack ${ctx.stack}`,

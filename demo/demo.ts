@@ -109,7 +109,7 @@ export class Demo {
     if (this.options.keep) {
       say();
       say("Kept (--keep): the stack, its state and its resources. Inspect it with:");
-      for (const line of deployment.keptInstructions()) say(line);
+      for (const line of await deployment.keep()) say(line);
       if (!this.options.real) say("  (the emulator stops with the demo, so further updates need --real or a running emulator)");
     } else {
       await this.step("destroy", async () => {

@@ -11,8 +11,8 @@ export interface Deployment {
   destroy(): Promise<OpMap>;
   /** Removes the stack itself (its resources must be gone). */
   removeStack(): Promise<void>;
-  /** How to look at the stack after `--keep`. */
-  keptInstructions(): string[];
+  /** Makes the stack ready to be kept after `--keep` (its secrets encrypted), and says how to look at it. */
+  keep(): Promise<string[]>;
 }
 
 /** What a deployment is made from. */

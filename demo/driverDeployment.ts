@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { OpMap } from "@pulumi/pulumi/automation";
@@ -52,9 +53,14 @@ export function driverDeployment(ctx: DeploymentContext): Deployment {
     },
     destroy: async () => changesOf(await command(() => engine.destroy())),
     removeStack: async () => rmSync(stateFile, { force: true }),
-    keptInstructions: () => [
-      `  ${stateFile}: the driver's state (JSON, every resource's inputs and outputs; unlike the Pulumi engine's, secrets are in plain text)`,
-      "  (only the engine driver can act on it: install the Pulumi CLI to keep stacks you can work with later)",
-    ],
+    keep: async () => {
+      const passphrase = randomBytes(18).toString("base64url");
+      engine.seal(passphrase);
+      return [
+        `  ${stateFile}: the driver's state (JSON, every resource's inputs and outputs, readable by you only; its secrets`,
+        `  encrypted with the passphrase ${passphrase}, as the Pulumi engine's passphrase secrets provider keeps them)`,
+        "  (only the engine driver can act on it: install the Pulumi CLI to keep stacks you can work with later)",
+      ];
+    },
   };
 }

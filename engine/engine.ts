@@ -47,6 +47,15 @@ export class Engine {
     return StackState.load(this.options.stateFile);
   }
 
+  /**
+   * Writes the state for keeping after the driver is done with it: its secrets encrypted with `passphrase` (as the
+   * Pulumi engine's passphrase secrets provider keeps them), readable by its owner only. `StackState.load` with the
+   * same passphrase reads it back.
+   */
+  seal(passphrase: string): void {
+    this.state().save(passphrase);
+  }
+
   setConfig(config: Record<string, string>): void {
     this.options.config = config;
   }

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { isSealed, StateSecrets, type SecretsProviderState } from "./stateSecrets";
 
 /** One resource as the engine keeps it in a stack's state. */
 export interface ResourceState {
@@ -24,18 +25,32 @@ export class StackState {
 
   constructor(private readonly file: string) {}
 
-  static load(file: string): StackState {
+  /** The state in `file`; sealed secrets (a kept state) are opened with `passphrase`. */
+  static load(file: string, passphrase?: string): StackState {
     const state = new StackState(file);
+    let saved: { resources: ResourceState[]; secretsProvider?: SecretsProviderState };
     try {
-      state.resources = JSON.parse(readFileSync(file, "utf8")).resources;
+      saved = JSON.parse(readFileSync(file, "utf8"));
     } catch {
-      state.resources = [];
+      return state;
     }
+    const sealed = saved.secretsProvider;
+    if (sealed && passphrase === undefined) throw new Error(`${file}: its secrets are encrypted; give the passphrase it was kept with`);
+    const secrets = sealed ? new StateSecrets(passphrase!, sealed) : undefined;
+    state.resources = secrets ? saved.resources.map((r) => mapSecrets(r, (v) => (isSealed(v) ? secrets.open(v) : v))) : saved.resources;
     return state;
   }
 
-  save(): void {
-    writeFileSync(this.file, JSON.stringify({ resources: this.resources }, null, 2));
+  /**
+   * Writes the state, readable by its owner only (mode 0600: it holds every resource's inputs and outputs). With a
+   * passphrase, the secret values (the keys each resource lists as secret) are written encrypted, as a kept state is.
+   */
+  save(passphrase?: string): void {
+    const secrets = passphrase === undefined ? undefined : new StateSecrets(passphrase);
+    const resources = secrets ? this.resources.map((r) => mapSecrets(r, (v) => secrets.seal(v))) : this.resources;
+    const saved = secrets ? { secretsProvider: secrets.provider, resources } : { resources };
+    writeFileSync(this.file, JSON.stringify(saved, null, 2), { mode: 0o600 });
+    chmodSync(this.file, 0o600);
   }
 
   get(name: string): ResourceState | undefined {
@@ -51,4 +66,12 @@ export class StackState {
   remove(name: string): void {
     this.resources = this.resources.filter((r) => r.name !== name);
   }
+}
+
+/** The resource with `map` applied to its secret values: of every key secret as an input or as an output, both. */
+function mapSecrets(r: ResourceState, map: (value: unknown) => unknown): ResourceState {
+  const secret = new Set([...r.secretInputs, ...r.secretOutputs]);
+  const over = (props: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(props).map(([k, v]) => [k, secret.has(k) && v !== undefined ? map(v) : v]));
+  return { ...r, inputs: over(r.inputs), outputs: over(r.outputs) };
 }
