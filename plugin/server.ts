@@ -4,13 +4,14 @@ import type { JavaScriptValue, Struct as StructType } from "google-protobuf/goog
 import { persistCompileCache } from "../provider/common/compileCache";
 import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
-import { setProviderContext, providerContext } from "../provider/context";
+import { cancelCalls, setProviderContext, providerContext, withCallBound, type CallBound } from "../provider/context";
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
 import { secretArgs } from "../provider/table/derived";
 import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
+import { withIgnoredFromState } from "./ignoreChanges";
 import { schemaText } from "./schema/load";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
 
@@ -38,6 +39,11 @@ function struct(props: Props): StructType {
 function once<T>(load: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= load());
+}
+
+/** A resource's `customTimeouts` for the operation, as the engine sends them (seconds; 0 when none). */
+function customTimeout(operation: "create" | "read" | "update" | "delete", seconds: number): CallBound | undefined {
+  return seconds > 0 ? { ms: seconds * 1000, name: `customTimeouts.${operation}` } : undefined;
 }
 
 /** The resource's name from its URN (`urn:pulumi:stack::project::type::name`). */
@@ -82,7 +88,14 @@ export class ProviderServer {
       update: unary((req: providerPb.UpdateRequest) => this.update(req)),
       delete: unary((req: providerPb.DeleteRequest) => this.delete(req)),
       invoke: unary((req: providerPb.InvokeRequest) => this.invoke(req)),
-      cancel: unary(() => new Empty()),
+      cancel: unary(() => {
+        // Requests in flight are aborted and retry waits cut short; the engine ends the plugin next.
+        cancelCalls();
+        return new Empty();
+      }),
+      // PULUMI_DEBUG_PROVIDERS: the engine attaches to a plugin a user started (under a debugger) rather than
+      // starting one; it then tells the plugin its own address, which these calls do not need.
+      attach: unary(() => new Empty()),
     };
   }
 
@@ -144,7 +157,7 @@ export class ProviderServer {
   private diff(req: providerPb.DiffRequest) {
     const def = this.resource(req.getUrn(), req.getType());
     const olds = plain(req.getOlds()).plain;
-    const news = plain(req.getNews()).plain;
+    const news = withIgnoredFromState(plain(req.getNews()).plain, olds, req.getIgnorechangesList());
     const detail = def.provider().diffDetail(olds, news);
     const res = new pb.DiffResponse()
       .setChanges(detail.changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
@@ -163,7 +176,7 @@ export class ProviderServer {
     const def = this.resource(req.getUrn(), req.getType());
     const { plain: inputs, secretKeys } = plain(req.getProperties());
     if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
-    const { id, outs } = await def.provider().create(inputs);
+    const { id, outs } = await withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs));
     return new pb.CreateResponse()
       .setId(def.idOf ? def.idOf(id, outs) : id)
       .setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, secretKeys))));
@@ -178,7 +191,7 @@ export class ProviderServer {
     const def = this.resource(req.getUrn(), req.getType());
     const state = plain(req.getProperties());
     const given = plain(req.getInputs());
-    const read = await def.provider().read(req.getId(), state.plain);
+    const read = await withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain));
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
     const inputs = Object.keys(given.plain).length > 0 ? given.plain : (read.inputs ?? {});
@@ -194,14 +207,15 @@ export class ProviderServer {
     const olds = plain(req.getOlds());
     const news = plain(req.getNews());
     if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
-    const { outs } = await def.provider().update(req.getId(), olds.plain, news.plain);
+    const inputs = withIgnoredFromState(news.plain, olds.plain, req.getIgnorechangesList());
+    const { outs } = await withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs));
     return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, olds.secretKeys, news.secretKeys))));
   }
 
   private async delete(req: providerPb.DeleteRequest) {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
-    await def.provider().delete(req.getId(), plain(req.getProperties()).plain);
+    await withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), plain(req.getProperties()).plain));
     return new Empty();
   }
 
@@ -209,8 +223,10 @@ export class ProviderServer {
     const fn = this.pkg.functions.find((f) => f.token === req.getTok());
     if (!fn) throw new Error(`${this.pkg.name}: unknown function "${req.getTok()}"`);
     const { config, tuning } = providerContext();
-    const result = await fn.call(plain(req.getArgs()).plain, config, tuning);
-    return new pb.InvokeResponse().setReturn(struct(result));
+    const args = plain(req.getArgs());
+    const result = await fn.call(args.plain, config, tuning);
+    // What is derived from a secret is secret: with a secret argument, the whole result is.
+    return new pb.InvokeResponse().setReturn(struct(args.secretKeys.size > 0 ? wrapSecrets(result, Object.keys(result)) : result));
   }
 
   /** The engine configures a provider before any resource call; without it the settings would be the defaults. */

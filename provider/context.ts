@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { emptyLookup, type ConfigLookup } from "./config/lookup";
 import { newClientStats, type ClientTuning } from "./services/tuning";
 
@@ -19,4 +20,41 @@ export function setProviderContext(context: ProviderContext): void {
 
 export function providerContext(): ProviderContext {
   return current;
+}
+
+/** A bound the engine sets on one call (a resource's `customTimeouts`), which overrides the provider's own. */
+export interface CallBound {
+  ms: number;
+  /** How messages name it, e.g. `customTimeouts.create`. */
+  name: string;
+}
+
+const callBounds = new AsyncLocalStorage<CallBound>();
+
+/** Runs `call` with `bound` as its operation's bound (where the engine gave one). */
+export function withCallBound<T>(bound: CallBound | undefined, call: () => Promise<T>): Promise<T> {
+  return bound ? callBounds.run(bound, call) : call();
+}
+
+/** The bound of the call in progress, if the engine gave one. */
+export function callBound(): CallBound | undefined {
+  return callBounds.getStore();
+}
+
+let cancellation = new AbortController();
+
+/**
+ * The engine's Cancel: every request in flight is aborted and every retry wait cut short, and calls after it fail
+ * at once; the engine ends the plugin next. `resetCancellation` is for tests that reuse the process.
+ */
+export function cancelCalls(): void {
+  cancellation.abort();
+}
+
+export function cancelSignal(): AbortSignal {
+  return cancellation.signal;
+}
+
+export function resetCancellation(): void {
+  cancellation = new AbortController();
 }

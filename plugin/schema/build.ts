@@ -97,7 +97,11 @@ class SchemaBuilder {
     return {
       description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\nImport ID: ${def.importId}.`.trim(),
       properties,
-      required: Object.keys(fields).filter((k) => fields[k].output || fields[k].required || (fields[k].default && "value" in fields[k].default)),
+      // Present in every state: the ids, required arguments and those with a default, but not a parameter group's (a
+      // storage type's), which only the selected group's resources have.
+      required: Object.keys(fields).filter(
+        (k) => fields[k].output || (!fields[k].group && (fields[k].required || (fields[k].default && "value" in fields[k].default))),
+      ),
       inputProperties,
       requiredInputs: args.filter((k) => fields[k].required && !fields[k].group && !fields[k].default),
     };

@@ -69,6 +69,11 @@ export function resolveServiceSettings<N extends string>(
   const cacheKey = JSON.stringify([d.namespace, raw]);
   const cached = resolved.get(cacheKey);
   if (cached) return cached;
+  const unknown = raw.find((r) => r && isUnknown(r.value));
+  if (unknown) {
+    // A provider whose settings come from resources not made yet (a preview): nothing is sent until they are known.
+    throw new Error(`${d.service}: ${unknown.from} is not known yet (it comes from a resource to be made); nothing is sent until it is`);
+  }
   const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as RawSettings);
   resolved.set(cacheKey, settings);
   return settings;

@@ -31,6 +31,8 @@ export interface HttpClientOptions {
   addressSetting?: string;
   /** Decides whether a failed attempt is tried again; none by default. */
   retry?: RetryPolicy;
+  /** Aborts requests in flight and retry waits (the engine's Cancel); calls after it fail at once. */
+  signal?: AbortSignal;
   dispatcher?: Dispatcher;
 }
 
@@ -66,9 +68,9 @@ export interface RetryPolicy {
   delayBefore(attempt: number, outcome: AttemptOutcome, request: { method: HttpMethod; idempotent: boolean }): number | undefined;
   /**
    * The bound on the whole operation, when it has one: no attempt runs past `deadline` (epoch milliseconds),
-   * whatever the per-request timeout says; `ms` is the bound's length, for messages.
+   * whatever the per-request timeout says; `ms` is the bound's length and `name` what set it, for messages.
    */
-  readonly bound?: { deadline: number; ms: number };
+  readonly bound?: { deadline: number; ms: number; name?: string };
 }
 
 export class HttpClient {
@@ -93,12 +95,14 @@ export class HttpClient {
   async request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
     const idempotent = opts.idempotent ?? method !== "POST";
     const policy = this.options.retry;
+    const signal = this.options.signal;
     for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw this.cancelled(method, path, opts, attempt - 1);
       const outcome = await this.attempt(method, path, opts);
       if (outcome.kind === "response" && isAccepted(outcome.response, opts)) return outcome.response;
       const delay = remainingMs(policy) > 0 ? policy?.delayBefore(attempt, outcome, { method, idempotent }) : undefined;
       if (delay === undefined) throw this.finalError(method, path, outcome, opts, idempotent, attempt);
-      await sleep(delay);
+      await sleep(delay, signal);
     }
   }
 
@@ -110,7 +114,7 @@ export class HttpClient {
     const bound = this.options.retry?.bound;
     const boundReached = (when: string): AttemptOutcome => ({
       kind: "error",
-      error: this.transportError(method, path, `operation time bound of ${seconds(bound!.ms)} reached ${when}`, opts, "timeout"),
+      error: this.transportError(method, path, `operation time bound of ${boundText(bound!)} reached ${when}`, opts, "timeout"),
       sent: false,
     });
     if (remainingMs(this.options.retry) <= 0) return boundReached("before the request was sent");
@@ -135,8 +139,9 @@ export class HttpClient {
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        // undici's own timeouts tick in coarse steps (up to a second late); the signal ends the attempt on time.
-        signal: AbortSignal.timeout(timeoutMs),
+        // undici's own timeouts tick in coarse steps (up to a second late); the signal ends the attempt on time,
+        // or at once on the engine's Cancel.
+        signal: this.options.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), this.options.signal]) : AbortSignal.timeout(timeoutMs),
       });
       sent = true;
       const limit = Number(firstHeader(res.headers["x-ratelimit-limit"]));
@@ -146,6 +151,7 @@ export class HttpClient {
     } catch (err) {
       // Once headers timed out or the connection dropped mid-response, the server may have acted on it.
       sent = sent || isAfterSend(err);
+      if (this.options.signal?.aborted) return { kind: "error", error: this.cancelled(method, path, opts), sent };
       const timedOut = isTimeout(err);
       if (codeOf(err) === PEER_SPEAKS_HTTP) {
         const where = this.options.addressSetting ? ` (${this.options.addressSetting})` : "";
@@ -154,7 +160,7 @@ export class HttpClient {
       const detail = !timedOut
         ? describeTransportError(err)
         : cutShort
-          ? `no response before the operation's time bound of ${seconds(bound!.ms)}`
+          ? `no response before the operation's time bound of ${boundText(bound!)}`
           : `no response within ${seconds(this.timeoutMs)}`;
       return { kind: "error", error: this.transportError(method, path, detail, opts, timedOut ? "timeout" : "network"), sent };
     }
@@ -221,6 +227,12 @@ export class HttpClient {
       attempts,
       ambiguous,
     });
+  }
+
+  /** A call the engine cancelled: it says so, and whether it had been sent (its outcome may then be unknown). */
+  private cancelled(method: HttpMethod, path: string, opts: RequestOptions, attempts = 1): ServiceError {
+    const error = this.transportError(method, path, "cancelled: the engine asked the provider to stop", opts, "cancelled");
+    return attempts > 1 ? error.with({ attempts }) : error;
   }
 
   private transportError(method: HttpMethod, path: string, detail: string, opts: RequestOptions, code: ErrorCode = "network"): ServiceError {
@@ -309,8 +321,23 @@ function describeTransportError(err: unknown): string {
   return String(err);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts (the caller then sees it aborted). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** A bound as messages give it: its length, and what set it where that is not the provider's own setting. */
+function boundText(bound: { ms: number; name?: string }): string {
+  return bound.name ? `${seconds(bound.ms)} (${bound.name})` : seconds(bound.ms);
 }
 
 /** Milliseconds left of the operation's bound; Infinity without one. */

@@ -14,7 +14,8 @@ export type ErrorCode =
   | "server_error"
   | "timeout"
   | "network"
-  | "tls";
+  | "tls"
+  | "cancelled";
 
 /** The code of an answer's status: the one place statuses become codes. */
 export function codeOfStatus(status: number): ErrorCode {

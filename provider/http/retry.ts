@@ -11,6 +11,8 @@ export interface RetrySettings {
   maxDelayMs: number;
   /** Bound on the time spent in one operation, waits included. */
   budgetMs: number;
+  /** How messages name the bound where it is not the provider's own (`customTimeouts.create`). */
+  budgetName?: string;
 }
 
 export const DEFAULT_RETRY: Readonly<RetrySettings> = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 20_000, budgetMs: 5 * 60_000 };
@@ -40,7 +42,7 @@ export function retryPolicy(
   const s = retrySettings(settings);
   const deadline = now() + s.budgetMs;
   return {
-    bound: { deadline, ms: s.budgetMs },
+    bound: { deadline, ms: s.budgetMs, name: s.budgetName },
     delayBefore(attempt: number, outcome: AttemptOutcome, request: { method: HttpMethod; idempotent: boolean }): number | undefined {
       const reason = retryReason(outcome, request.idempotent);
       if (!reason) return undefined;
@@ -62,7 +64,7 @@ export function retryPolicy(
 /** `settings` over the defaults; unset (undefined) values take the default. */
 export function retrySettings(...layers: Partial<RetrySettings>[]): RetrySettings {
   const out: RetrySettings = { ...DEFAULT_RETRY };
-  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined) out[k as keyof RetrySettings] = v;
+  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
   return out;
 }
 
@@ -73,8 +75,9 @@ function retryReason(outcome: AttemptOutcome, idempotent: boolean): string | und
     if (!idempotent && !NOT_PROCESSED_STATUS(status)) return undefined;
     return String(status);
   }
-  // A connection that cannot be made secure (TLS to a plain-HTTP port) will not become one by trying again.
-  if (outcome.error.code === "tls") return undefined;
+  // A connection that cannot be made secure (TLS to a plain-HTTP port) will not become one by trying again, and a
+  // cancelled call is not to be tried again at all.
+  if (outcome.error.code === "tls" || outcome.error.code === "cancelled") return undefined;
   if (idempotent) return "transport";
   return outcome.sent ? undefined : "transport";
 }

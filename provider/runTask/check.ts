@@ -5,6 +5,11 @@ import { runTaskTable } from "./fields";
  * Validates and normalises `RunTask` arguments: `enabled` true, `category` "task", `global.enabled` false when
  * `global` is set, and the organization from the provider's stack config or environment when not given.
  */
-export function checkRunTask(news: Record<string, unknown>, defaultOrganization: string | undefined, context: CheckContext = {}): CheckResult {
-  return checkByTable(runTaskTable, news, {}, { ...context, organization: defaultOrganization });
+export function checkRunTask(
+  news: Record<string, unknown>,
+  defaultOrganization: string | undefined,
+  context: CheckContext = {},
+  olds: Record<string, unknown> = {},
+): CheckResult {
+  return checkByTable(runTaskTable, news, olds, { ...context, organization: defaultOrganization });
 }

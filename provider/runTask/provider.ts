@@ -98,7 +98,7 @@ function globalOfCreate(s: RunTaskState, existing: ResourceObject | undefined): 
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
 export const runTaskProvider: ResourceProvider = {
   ...checkAndDiff(
-    (_olds, news, context) => checkRunTask(news, defaultOrganization(providerContext().config), context),
+    (olds, news, context) => checkRunTask(news, defaultOrganization(providerContext().config), context, olds),
     diffRunTaskDetail,
     (olds, inputs) =>
       noticeAdoption(runTaskTable, olds, inputs, {

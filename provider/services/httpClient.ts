@@ -1,4 +1,5 @@
 import type { ServiceDescription, ServiceSettings } from "../config/serviceSettings";
+import { callBound, cancelSignal } from "../context";
 import { HttpClient, type HttpClientOptions } from "../http/client";
 import { retryPolicy, retrySettings, type RetrySettings } from "../http/retry";
 import type { ClientTuning } from "./tuning";
@@ -29,11 +30,20 @@ export function serviceHttpClient<N extends string>(
     secrets: [settings.token],
     addressSetting: `${service.settings.address.key} / ${service.settings.address.env}`,
     retry: retryPolicy({ ...operationRetry(settings, tuning), stats: tuning.stats?.retries }),
+    signal: cancelSignal(),
     hint: http.hint,
   });
 }
 
-/** The retry settings of an operation: the defaults, then the tuning, then what the user set. */
+/**
+ * The retry settings of an operation: the defaults, then the tuning, then what the user set, then the bound the
+ * engine gave this call (a resource's `customTimeouts`), which wins.
+ */
 export function operationRetry(settings: ServiceSettings, tuning: ClientTuning = {}): RetrySettings {
-  return retrySettings(tuning.retry ?? {}, { maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs });
+  const bound = callBound();
+  return retrySettings(
+    tuning.retry ?? {},
+    { maxRetries: settings.maxRetries, budgetMs: settings.operationTimeoutMs },
+    bound ? { budgetMs: bound.ms, budgetName: bound.name } : {},
+  );
 }

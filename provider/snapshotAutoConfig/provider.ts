@@ -39,7 +39,7 @@ function outputs(state: SnapshotAutoConfigState): Props {
 /** The `SnapshotAutoConfig` provider. The resource id is the configuration name. */
 export const snapshotAutoConfigProvider: ResourceProvider = {
   ...checkAndDiff(
-    (_olds, news, context) => checkSnapshotAutoConfig(news, context),
+    (olds, news, context) => checkSnapshotAutoConfig(news, context, olds),
     diffSnapshotAutoConfigDetail,
     (olds, inputs) =>
       noticeAdoption(snapshotAutoConfigTable, olds, inputs, {

@@ -37,7 +37,7 @@ export function checkByTable(table: ResourceTable, news: Props, olds: Props, con
   const failed = new Set(failures.map((f) => f.property.split(/[.[]/)[0]));
   for (const [arg, field] of Object.entries(fields)) {
     if (field.output || news[arg] !== undefined || failed.has(arg)) continue;
-    const fromContext = field.default && "from" in field.default ? context[field.default.from] : undefined;
+    const fromContext = field.default && "from" in field.default ? contextDefault(field.default.from, olds[arg], context) : undefined;
     if (fromContext !== undefined) values[arg] = fromContext;
     else if (field.required && !field.group) {
       const missing = field.default && "from" in field.default ? field.default.missing : undefined;
@@ -47,6 +47,16 @@ export function checkByTable(table: ResourceTable, news: Props, olds: Props, con
   for (const rule of rules) failures.push(...rule({ news, values, olds }));
   if (failures.length > 0) return { inputs: news, failures };
   return { inputs: withDefaults(fields, mapAliases(fields, values)), failures: [] };
+}
+
+/**
+ * A default from the call's context. A name defaults to the resource's name on create; an existing resource keeps
+ * the name it has when the program gives none, as Pulumi's providers keep an autoname (an object imported under
+ * another name than its resource's is not replaced by the first `up`).
+ */
+function contextDefault(from: ContextKey, old: unknown, context: CheckContext): string | undefined {
+  if (from === "resourceName" && typeof old === "string" && old !== "" && !isUnknown(old)) return old;
+  return context[from];
 }
 
 function copyOf(value: Json): Json {

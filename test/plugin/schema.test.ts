@@ -44,6 +44,16 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     expect(undescribed).toEqual([]);
   });
 
+  test("outputs are required only where every state has them: a storage type's parameters are not", () => {
+    for (const r of pkg.resources) {
+      const required: string[] = schema.resources[r.token].required;
+      for (const [k, field] of Object.entries(r.table.fields)) {
+        if (field.group) expect({ k, required: required.includes(k) }).toEqual({ k, required: false });
+        if (field.output) expect({ k, required: required.includes(k) }).toEqual({ k, required: true });
+      }
+    }
+  });
+
   test("the secrets of the tables and the token are declared secret", () => {
     for (const r of pkg.resources) {
       const declared = Object.entries<any>(schema.resources[r.token].inputProperties)

@@ -187,6 +187,13 @@ describe("checkSnapshotAutoConfig", () => {
     expect(checkSnapshotAutoConfig({ ...blob, cloudBAccountKey: "k", cloudBClientId: "id" }).failures).toEqual([]);
   });
 
+  test("the name defaults to the resource's name on create, and to the name the resource has after (an import)", () => {
+    const args = { interval: 60, pathPrefix: "/p", storageType: "local", localMaxSpace: 1 };
+    expect(checkSnapshotAutoConfig(args, { resourceName: "nightly-config" }).inputs.name).toBe("nightly-config");
+    expect(checkSnapshotAutoConfig(args, { resourceName: "nightly-config" }, { ...args, name: "nightly" }).inputs.name).toBe("nightly");
+    expect(checkSnapshotAutoConfig({ ...args, name: "other" }, { resourceName: "x" }, { name: "nightly" }).inputs.name).toBe("other");
+  });
+
   test("an unknown storage type skips per-type rules", () => {
     const r = checkSnapshotAutoConfig({ name: "x", interval: 60, pathPrefix: "p", storageType: UNKNOWN, cloudAS3Bucket: "b" });
     expect(r.failures).toEqual([]);
