@@ -1,6 +1,8 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
 import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
 import type { ResourceProviderClient } from "./plugin/resourceProviderClient";
+import { customTimeoutSeconds } from "./customTimeouts";
+import { ignoringChanges } from "./ignoreChanges";
 import { resolveIds, type Registration } from "./registration";
 import { secretOutputKeys, stripSecrets } from "./secrets";
 import { StackState, type ResourceState } from "./state";
@@ -72,7 +74,7 @@ export class Engine {
       for (const reg of program) {
         const old = state.get(reg.name);
         const { plain } = stripSecrets(resolveIds(reg.inputs, state, pendingIds));
-        const checked = await this.check(plugin, reg, old, plain);
+        const checked = await this.check(plugin, reg, old, ignoringChanges(plain, old?.inputs, reg.ignoreChanges));
         if (!old) {
           plan({ op: "create", name: reg.name }, reg.type);
           pendingIds.add(reg.name);
@@ -96,7 +98,7 @@ export class Engine {
       await inDependencyOrder(program, this.parallelism, async (reg) => {
         const old = state.get(reg.name);
         const { plain, secretKeys } = stripSecrets(resolveIds(reg.inputs, state, new Set()));
-        const checked = await this.check(plugin, reg, old, plain);
+        const checked = await this.check(plugin, reg, old, ignoringChanges(plain, old?.inputs, reg.ignoreChanges));
         const step = old ? await this.plan(plugin, reg, old, checked) : { op: "create" as const, name: reg.name };
         steps.push(step);
         if (step.op === "same") {
@@ -109,13 +111,17 @@ export class Engine {
           step.op,
           reg,
           async () => {
+            const timeouts = customTimeoutSeconds(reg.customTimeouts);
             if (step.op === "update") {
-              const outputs = await plugin.update(reg.urn, old!.id, old!.outputs, checked);
+              const outputs = await plugin.update(reg.urn, old!.id, old!.outputs, checked, {
+                timeout: timeouts.update,
+                ignoreChanges: reg.ignoreChanges,
+              });
               state.put(this.record(reg, old!.id, checked, outputs, secretKeys));
               return old!.id;
             }
             if (step.op === "replace") replaced.push(old!);
-            const { id, outputs } = await plugin.create(reg.urn, checked);
+            const { id, outputs } = await plugin.create(reg.urn, checked, timeouts.create);
             state.put(this.record(reg, id, checked, outputs, secretKeys));
             return id;
           },
@@ -247,7 +253,7 @@ export class Engine {
     return this.step(
       "delete",
       r,
-      async () => (r.retainOnDelete ? undefined : plugin.delete(r.urn, r.id, r.outputs)),
+      async () => (r.retainOnDelete ? undefined : plugin.delete(r.urn, r.id, r.outputs, customTimeoutSeconds(r.customTimeouts).delete)),
       () => r.id,
     );
   }
@@ -261,7 +267,7 @@ export class Engine {
   }
 
   private async plan(plugin: ResourceProviderClient, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
-    const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked, old.inputs);
+    const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked, old.inputs, reg.ignoreChanges);
     if (diff.changes === "unknown") throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
     if (diff.changes === "none") return { op: "same", name: reg.name };
     if (diff.replaces.length > 0) return { op: "replace", name: reg.name, detail: diff.replaces };
@@ -287,6 +293,7 @@ export class Engine {
       additionalSecretOutputs: reg.additionalSecretOutputs,
       dependencies: reg.dependencies,
       retainOnDelete: reg.retainOnDelete,
+      customTimeouts: reg.customTimeouts,
     };
   }
 }

@@ -16,6 +16,7 @@ export {
   type ConsumerProjectOptions,
   type ProgramRun,
   type ProgramSpec,
+  type ResourceOptionsSpec,
   type StackOutputs,
 } from "./project/consumerProject";
 export { installPackage } from "./project/installPackage";
@@ -23,4 +24,12 @@ export { projectName } from "./project/pulumiYaml";
 export { PACKAGE_NAME, repositoryRoot } from "./project/repository";
 export { NativeProviderClient, reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
 export { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
-export { NativeEngine, nativeProgram, type NativeResource } from "./nativeEngine";
+export {
+  knownAtUp,
+  NativeEngine,
+  nativeProgram,
+  type NativeProviderResource,
+  type NativeResource,
+  type NativeStep,
+  type PackageName,
+} from "./nativeEngine";

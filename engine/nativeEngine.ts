@@ -3,9 +3,10 @@ import type { Registration } from "./registration";
 import { UNKNOWN } from "./registration";
 import { secret } from "./plugin/nativeProviderClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
+import { ignoringChanges } from "./ignoreChanges";
 
 type Props = Record<string, unknown>;
-type PackageName = "snapshot" | "runtask";
+export type PackageName = "snapshot" | "runtask";
 
 /** A resource as a program in any language declares it to the provider plugins. */
 export interface NativeResource {
@@ -17,6 +18,40 @@ export interface NativeResource {
   inputs: Props;
   /** URNs of the resources it depends on. */
   dependencies: string[];
+  /** The `ignoreChanges` resource option: property paths whose changes are not to be made. */
+  ignoreChanges?: string[];
+  /** The `customTimeouts` resource option, in seconds. */
+  customTimeouts?: { create?: number; update?: number; delete?: number };
+  /** The `import` resource option: the id of an existing object to take over on the first `up`. */
+  importId?: string;
+  /** The name of an explicit provider resource of the program (`provider:` option); else the package's default one. */
+  provider?: string;
+}
+
+/** An explicit provider resource of the program: `new runtask.Provider("acme", { address, token, organization })`. */
+export interface NativeProviderResource {
+  name: string;
+  package: PackageName;
+  /** Its settings, keys without the namespace; a `knownAtUp` value is unknown in a preview (computed by the program). */
+  inputs: Props;
+}
+
+const KNOWN_AT_UP = "@knownAtUp";
+
+/**
+ * A provider setting the program computes from a resource it has yet to make (an output): unknown during a preview,
+ * `value` once the resource exists (at `up`).
+ */
+export function knownAtUp(value: unknown): Props {
+  return { [KNOWN_AT_UP]: value };
+}
+
+/** What a command did, or plans to do, to one resource. */
+export interface NativeStep {
+  name: string;
+  op: "create" | "import" | "update" | "replace" | "same" | "delete" | "refresh" | "gone";
+  /** The properties an update or replace changes (the detailed diff's keys). */
+  changed?: string[];
 }
 
 interface Held {
@@ -48,20 +83,45 @@ function tokenOf(dynamicType: string): string {
   return `${module}:index:${type}`;
 }
 
+/** A configured (or, with settings unknown in a preview, unconfigured) provider plugin of the command. */
+interface Provider {
+  plugin: NativeProviderPlugin;
+  /** False while a setting is unknown (a preview): the engine then neither configures it nor calls it for resources. */
+  configured: boolean;
+}
+
 /**
- * A stand-in for the engine driving the two provider plugins, small enough to read: each command starts both
- * plugins afresh and configures them (keys without their namespace, the token marked secret); `up` checks, diffs
- * and creates, updates or replaces (create before delete); `destroy` deletes dependents first. State is kept in
- * memory. CPU and peak memory of the plugins are recorded per command, for benchmarks.
+ * A stand-in for the engine driving the two provider plugins, small enough to read, following the engine's source
+ * (pulumi/pulumi):
+ * - each command starts a plugin per package for the default providers, configured from the stack config (keys
+ *   without their namespace, the token marked secret), and one per explicit provider resource, as
+ *   `pkg/host/host.go` (`Provider`) loads a plugin for every provider resource;
+ * - an explicit provider's settings are checked with unknowns allowed (`pkg/resource/deploy/providers/registry.go`,
+ *   `Check`: `CheckConfig` with `AllowUnknowns: true`); with a setting unknown (a preview) the plugin is not
+ *   configured and its resources are neither checked nor diffed by it (`pkg/resource/plugin/provider_plugin.go`,
+ *   `Configure`, `Check` and `Diff` when the configuration is not known);
+ * - `ignoreChanges` puts the old inputs at the ignored paths of the new ones before Check, and goes with Diff and
+ *   Update (`pkg/resource/deploy/step_generator.go`, `processIgnoreChanges`, `diffResource`);
+ * - `customTimeouts` go with Create, Update and Delete as their `timeout`;
+ * - the `import` option reads the object by its id, keeps the id Read answers, and then checks and diffs the program
+ *   against it; a replacement of it is refused (`pkg/resource/deploy/step.go`, `ImportStep.Apply`;
+ *   `step_generator.go`, "previously-imported resources that still specify an ID may not be replaced");
+ * - `cancel` sends Cancel to every plugin of the command in progress, as the engine does on Ctrl-C.
+ * Creates and replacements are create before delete; `destroy` deletes dependents first. State is kept in memory.
+ * CPU and peak memory of the plugins are recorded per command, for benchmarks.
  */
 export class NativeEngine {
   private readonly state = new Map<string, Held>();
+  /** The plugins of the command in progress (for `cancel`). */
+  private running: NativeProviderPlugin[] = [];
   /** CPU milliseconds both plugins spent on the last command's operations (their start excluded). */
   lastOperationsCpuMs: number | undefined;
   /** Milliseconds the last command's operations took. */
   lastOperationsMs = 0;
   /** Peak resident memory of the larger plugin in the last command, in KiB. */
   lastPeakRssKb: number | undefined;
+  /** All the plugins printed, across commands. */
+  pluginOutput = "";
 
   /** Further environment of the plugins the next commands start. */
   env: NodeJS.ProcessEnv | undefined;
@@ -70,43 +130,51 @@ export class NativeEngine {
     this.env = options.env;
   }
 
-  async up(program: NativeResource[]): Promise<void> {
-    await this.command(async (plugins) => {
-      const replaced: Held[] = [];
-      await inDependencyOrder(program, this.options.parallelism ?? 1, async (resource) => {
-        const plugin = plugins[packageOf(resource.token)];
-        const old = this.state.get(resource.urn);
-        const news = this.resolveIds(resource.inputs);
-        const { inputs, failures } = await plugin.client.check(resource.urn, old?.inputs ?? {}, news);
-        if (failures.length > 0) throw new Error(`${resource.name}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-        if (old) {
-          const diff = await plugin.client.diff(resource.urn, old.id, old.outputs, inputs, old.inputs);
-          if (diff.changes === "none") return void this.state.set(resource.urn, { ...old, inputs });
-          if (diff.replaces.length === 0) {
-            const outputs = await plugin.client.update(resource.urn, old.id, old.outputs, inputs);
-            return void this.state.set(resource.urn, { resource, id: old.id, inputs, outputs });
-          }
-          replaced.push(old);
+  /** `pulumi preview`: what `up` would do, changing nothing; settings may be unknown. */
+  preview(program: NativeResource[], providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
+    return this.command(providers, true, (resolved) => this.apply(program, resolved, true));
+  }
+
+  /** `pulumi up`: creates, imports, updates or replaces until the state matches the program. */
+  up(program: NativeResource[], providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
+    return this.command(providers, false, (resolved) => this.apply(program, resolved, false));
+  }
+
+  /** `pulumi refresh`: reads every resource; an empty id means it is gone. The inputs stay the program's. */
+  refresh(providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
+    return this.command(providers, false, async (resolved) => {
+      const steps: NativeStep[] = [];
+      for (const held of [...this.state.values()]) {
+        const { plugin } = resolved(held.resource);
+        const read = await plugin.client.read(held.resource.urn, held.id, held.outputs, held.inputs);
+        if (!read.id) {
+          this.state.delete(held.resource.urn);
+          steps.push({ name: held.resource.name, op: "gone" });
+        } else {
+          this.state.set(held.resource.urn, { ...held, id: read.id, outputs: read.outputs });
+          steps.push({ name: held.resource.name, op: "refresh" });
         }
-        const { id, outputs } = await plugin.client.create(resource.urn, inputs);
-        this.state.set(resource.urn, { resource, id, inputs, outputs });
-      });
-      await inReverseDependencyOrder(
-        replaced.map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
-        this.options.parallelism ?? 1,
-        (h) => plugins[packageOf(h.resource.token)].client.delete(h.resource.urn, h.id, h.outputs),
-      );
+      }
+      return steps;
     });
   }
 
-  async destroy(): Promise<void> {
-    await this.command(async (plugins) => {
+  async destroy(providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
+    return this.command(providers, false, async (resolved) => {
+      const steps: NativeStep[] = [];
       const held = [...this.state.values()].map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies }));
       await inReverseDependencyOrder(held, this.options.parallelism ?? 1, async (h) => {
-        await plugins[packageOf(h.resource.token)].client.delete(h.urn, h.id, h.outputs);
+        await resolved(h.resource).plugin.client.delete(h.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
         this.state.delete(h.urn);
+        steps.push({ name: h.resource.name, op: "delete" });
       });
+      return steps;
     });
+  }
+
+  /** The engine's Cancel (Ctrl-C) to every plugin of the command in progress. */
+  async cancel(): Promise<void> {
+    await Promise.all(this.running.map((p) => p.client.cancel().catch(() => undefined)));
   }
 
   /** What the engine holds for a resource: its id, inputs and outputs (secrets marked). */
@@ -114,38 +182,152 @@ export class NativeEngine {
     return this.state.get(urn);
   }
 
-  private resolveIds(inputs: Props): Props {
+  /** One resource's step of a preview or an up, in dependency order. */
+  private async apply(program: NativeResource[], providerOf: (r: NativeResource) => Provider, preview: boolean): Promise<NativeStep[]> {
+    const steps: NativeStep[] = [];
+    const replaced: Held[] = [];
+    await inDependencyOrder(program, this.options.parallelism ?? 1, async (resource) => {
+      const { plugin, configured } = providerOf(resource);
+      let old = this.state.get(resource.urn);
+      let imported = false;
+      if (!old && resource.importId) {
+        old = await this.importOf(resource, plugin);
+        imported = true;
+      }
+      const news = ignoringChanges(this.resolveIds(resource.inputs, preview), old?.inputs, resource.ignoreChanges);
+      const inputs = configured ? await this.checked(plugin, resource, old?.inputs ?? {}, news) : news;
+      if (!old) {
+        steps.push({ name: resource.name, op: "create" });
+        if (preview) return;
+        const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
+        return void this.state.set(resource.urn, { resource, id, inputs, outputs });
+      }
+      const diff = configured
+        ? await plugin.client.diff(resource.urn, old.id, old.outputs, inputs, old.inputs, resource.ignoreChanges)
+        : { changes: "unknown" as const, replaces: [], diffs: [] };
+      const base = imported ? "import" : "same";
+      if (diff.changes === "none") {
+        steps.push({ name: resource.name, op: base });
+        if (!preview) this.state.set(resource.urn, { ...old, resource, inputs });
+        return;
+      }
+      if (diff.replaces.length > 0) {
+        if (resource.importId) {
+          const message =
+            "previously-imported resources that still specify an ID may not be replaced; please remove the `import` declaration from your program;\n" +
+            diff.replaces.map((k) => `${k}: ${JSON.stringify(old!.inputs[k])} => ${JSON.stringify(inputs[k])}`).join("\n");
+          throw new Error(`${resource.name}: ${message}`);
+        }
+        steps.push({ name: resource.name, op: "replace", changed: diff.diffs });
+        if (preview) return;
+        replaced.push(old);
+        const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
+        return void this.state.set(resource.urn, { resource, id, inputs, outputs });
+      }
+      steps.push({ name: resource.name, op: imported ? "import" : "update", changed: diff.diffs });
+      if (preview) return;
+      const outputs = await plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
+        timeout: resource.customTimeouts?.update,
+        ignoreChanges: resource.ignoreChanges,
+        oldInputs: old.inputs,
+      });
+      this.state.set(resource.urn, { resource, id: old.id, inputs, outputs });
+    });
+    if (!preview) {
+      await inReverseDependencyOrder(
+        replaced.map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
+        this.options.parallelism ?? 1,
+        (h) => providerOf(h.resource).plugin.client.delete(h.resource.urn, h.id, h.outputs, h.resource.customTimeouts?.delete),
+      );
+    }
+    return steps;
+  }
+
+  /** The import option: the object read by its id alone; the engine keeps the id Read answers (step.go). */
+  private async importOf(resource: NativeResource, plugin: NativeProviderPlugin): Promise<Held> {
+    const read = await plugin.client.read(resource.urn, resource.importId!);
+    if (!read.id) throw new Error(`${resource.name}: resource '${resource.importId}' does not exist`);
+    if (!read.inputs) throw new Error(`${resource.name}: provider does not support importing resources`);
+    return { resource, id: read.id, inputs: read.inputs, outputs: read.outputs };
+  }
+
+  private async checked(plugin: NativeProviderPlugin, resource: NativeResource, olds: Props, news: Props): Promise<Props> {
+    const { inputs, failures } = await plugin.client.check(resource.urn, olds, news);
+    if (failures.length > 0) throw new Error(`${resource.name}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    return inputs;
+  }
+
+  private resolveIds(inputs: Props, preview: boolean): Props {
     return Object.fromEntries(
       Object.entries(inputs).map(([k, v]) => {
         if (typeof v !== "string" || !v.startsWith("@id:")) return [k, v];
         const target = [...this.state.values()].find((h) => h.resource.name === v.slice(4));
-        return [k, target ? target.id : UNKNOWN];
+        return [k, target ? target.id : preview ? UNKNOWN : v];
       }),
     );
   }
 
-  private async command(body: (plugins: Record<PackageName, NativeProviderPlugin>) => Promise<void>): Promise<void> {
+  /**
+   * Starts the plugins of a command: the default provider of each package, and one per explicit provider, which is
+   * checked with unknowns allowed and configured only once its settings are known; then runs `body`.
+   */
+  private async command<T>(
+    providers: NativeProviderResource[],
+    preview: boolean,
+    body: (providerOf: (resource: NativeResource) => Provider) => Promise<T>,
+  ): Promise<T> {
     const names: PackageName[] = ["snapshot", "runtask"];
-    const started = await Promise.all(names.map((n) => startNativeProviderPlugin(this.options.programDir, n, this.env)));
-    const plugins = Object.fromEntries(names.map((n, i) => [n, started[i]])) as Record<PackageName, NativeProviderPlugin>;
+    const defaults = await Promise.all(names.map((n) => startNativeProviderPlugin(this.options.programDir, n, this.env)));
+    const explicit = await Promise.all(providers.map((p) => startNativeProviderPlugin(this.options.programDir, p.package, this.env)));
+    this.running = [...defaults, ...explicit];
     try {
-      for (const name of names) await plugins[name].client.configure(this.configOf(name));
+      const byPackage = new Map<string, Provider>();
+      for (const [i, name] of names.entries()) {
+        await defaults[i].client.configure(this.configOf(name));
+        byPackage.set(name, { plugin: defaults[i], configured: true });
+      }
+      const byName = new Map<string, Provider>();
+      for (const [i, p] of providers.entries()) byName.set(p.name, await this.providerResource(p, explicit[i], preview));
+      const providerOf = (resource: NativeResource): Provider => {
+        const provider = resource.provider ? byName.get(resource.provider) : byPackage.get(packageOf(resource.token));
+        if (!provider) throw new Error(`${resource.name}: no provider ${resource.provider ?? packageOf(resource.token)}`);
+        return provider;
+      };
       const cpu = () =>
-        started.reduce<number | undefined>(
+        this.running.reduce<number | undefined>(
           (sum, p) => (sum === undefined || p.process.cpuMs() === undefined ? undefined : sum + p.process.cpuMs()!),
           0,
         );
       const before = cpu();
       const t0 = process.hrtime.bigint();
-      await body(plugins);
+      const result = await body(providerOf);
       this.lastOperationsMs = Number(process.hrtime.bigint() - t0) / 1e6;
       const after = cpu();
       this.lastOperationsCpuMs = before === undefined || after === undefined ? undefined : after - before;
-      const rss = started.map((p) => p.process.peakRssKb()).filter((k): k is number => k !== undefined);
+      const rss = this.running.map((p) => p.process.peakRssKb()).filter((k): k is number => k !== undefined);
       this.lastPeakRssKb = rss.length ? Math.max(...rss) : undefined;
+      return result;
     } finally {
-      await Promise.all(started.map((p) => p.stop()));
+      const running = this.running;
+      this.running = [];
+      await Promise.all(running.map((p) => p.stop()));
+      for (const p of running) this.pluginOutput += p.process.output;
     }
+  }
+
+  /** An explicit provider resource, as registry.go's Check and Create (or Update) handle it. */
+  private async providerResource(p: NativeProviderResource, plugin: NativeProviderPlugin, preview: boolean): Promise<Provider> {
+    const settings = Object.fromEntries(
+      Object.entries(p.inputs).map(([k, v]) => {
+        const known = v !== null && typeof v === "object" && KNOWN_AT_UP in v ? (preview ? UNKNOWN : (v as Props)[KNOWN_AT_UP]) : v;
+        return [k, k === "token" && known !== UNKNOWN ? secret(known) : known];
+      }),
+    );
+    const failures = await plugin.client.checkConfig(settings);
+    if (failures.length > 0) throw new Error(`provider ${p.name}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    if (Object.values(settings).includes(UNKNOWN)) return { plugin, configured: false };
+    await plugin.client.configure(settings);
+    return { plugin, configured: true };
   }
 
   /** A plugin's configuration as the engine sends it: its namespace's keys, without the namespace. */

@@ -12,6 +12,10 @@ export interface Registration {
   dependencies: string[];
   /** `retainOnDelete: true`: deleting it removes it from the stack and leaves the object in place. */
   retainOnDelete?: boolean;
+  /** The `ignoreChanges` option: property paths whose changes are not to be made. */
+  ignoreChanges?: string[];
+  /** The `customTimeouts` option, as registered (Go duration strings). */
+  customTimeouts?: { create?: string; update?: string; delete?: string };
 }
 
 /** The value the engine sends for what is not known yet (during a preview). */

@@ -17,6 +17,8 @@ export interface ResourceState {
   dependencies?: string[];
   /** Deleting it leaves its object in place (`retainOnDelete`). */
   retainOnDelete?: boolean;
+  /** The `customTimeouts` option it was registered with; its `delete` goes with the Delete call. */
+  customTimeouts?: { create?: string; update?: string; delete?: string };
 }
 
 /** The stack's state, in dependency order (creation order), persisted as JSON like a file backend's. */

@@ -123,12 +123,14 @@ export class NativeProviderClient {
     };
   }
 
-  async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props = {}): Promise<NativeDiff> {
+  /** As the engine sends it (step_generator.go, diffResource): old outputs, new inputs, old inputs, ignoreChanges. */
+  async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props = {}, ignoreChanges: string[] = []): Promise<NativeDiff> {
     const req = this.resourceRequest(this.pb.DiffRequest, urn);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
     req.setOldInputs(this.struct(oldInputs));
+    req.setIgnorechangesList(ignoreChanges);
     const res = await this.call("Diff", req, this.pb.DiffResponse);
     const kinds = Object.fromEntries(Object.entries(this.pb.PropertyDiff.Kind).map(([name, n]) => [n, name]));
     const detailed: Record<string, string> = {};
@@ -142,36 +144,54 @@ export class NativeProviderClient {
     };
   }
 
-  async create(urn: string, props: Props): Promise<{ id: string; outputs: Props }> {
+  /** `timeout`: the resource's `customTimeouts.create`, in seconds, as the engine sends it. */
+  async create(urn: string, props: Props, timeout = 0): Promise<{ id: string; outputs: Props }> {
     const req = this.resourceRequest(this.pb.CreateRequest, urn);
     req.setProperties(this.struct(props));
+    req.setTimeout(timeout);
     const res = await this.call("Create", req, this.pb.CreateResponse);
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {} };
   }
 
   /** A refresh sends the state and the inputs; an import the id alone. */
-  async read(urn: string, id: string, state?: Props, inputs?: Props): Promise<{ id: string; outputs: Props; inputs?: Props }> {
+  async read(urn: string, id: string, state?: Props, inputs?: Props, timeout = 0): Promise<{ id: string; outputs: Props; inputs?: Props }> {
     const req = this.resourceRequest(this.pb.ReadRequest, urn);
     req.setId(id);
+    req.setTimeout(timeout);
     if (state) req.setProperties(this.struct(state));
     if (inputs) req.setInputs(this.struct(inputs));
     const res = await this.call("Read", req, this.pb.ReadResponse);
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() };
   }
 
-  async update(urn: string, id: string, olds: Props, news: Props): Promise<Props> {
+  async update(
+    urn: string,
+    id: string,
+    olds: Props,
+    news: Props,
+    options: { timeout?: number; ignoreChanges?: string[]; oldInputs?: Props } = {},
+  ): Promise<Props> {
     const req = this.resourceRequest(this.pb.UpdateRequest, urn);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
+    req.setTimeout(options.timeout ?? 0);
+    req.setIgnorechangesList(options.ignoreChanges ?? []);
+    if (options.oldInputs) req.setOldInputs(this.struct(options.oldInputs));
     return (await this.call("Update", req, this.pb.UpdateResponse)).getProperties()?.toJavaScript() ?? {};
   }
 
-  async delete(urn: string, id: string, props: Props): Promise<void> {
+  async delete(urn: string, id: string, props: Props, timeout = 0): Promise<void> {
     const req = this.resourceRequest(this.pb.DeleteRequest, urn);
     req.setId(id);
     req.setProperties(this.struct(props));
+    req.setTimeout(timeout);
     await this.call("Delete", req, this.Empty);
+  }
+
+  /** The engine's Cancel (Ctrl-C): the plugin is to stop what it is doing; the engine closes it next. */
+  async cancel(): Promise<void> {
+    await this.call("Cancel", new this.Empty(), this.Empty);
   }
 
   async invoke(token: string, args: Props): Promise<Props> {

@@ -77,22 +77,25 @@ export class ResourceProviderClient {
     };
   }
 
-  /** As the engine sends it: the old outputs, the new inputs, and the old inputs too. */
-  async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props = {}): Promise<DiffAnswer> {
+  /** As the engine sends it: the old outputs, the new inputs, the old inputs too, and the `ignoreChanges` paths. */
+  async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props = {}, ignoreChanges: string[] = []): Promise<DiffAnswer> {
     const req = new this.protos.pb.DiffRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
     req.setOldInputs(this.struct(oldInputs));
+    req.setIgnorechangesList(ignoreChanges);
     const res = await this.call("Diff", req, this.protos.pb.DiffResponse);
     return { changes: CHANGES[res.getChanges()], replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
   }
 
-  async create(urn: string, props: Props): Promise<{ id: string; outputs: Props }> {
+  /** `timeout`: the resource's `customTimeouts.create` in seconds, as the engine sends it (0: none). */
+  async create(urn: string, props: Props, timeout = 0): Promise<{ id: string; outputs: Props }> {
     const req = new this.protos.pb.CreateRequest();
     req.setUrn(urn);
     req.setProperties(this.struct(props));
+    req.setTimeout(timeout);
     const res = await this.call("Create", req, this.protos.pb.CreateResponse);
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {} };
   }
@@ -107,21 +110,24 @@ export class ResourceProviderClient {
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() };
   }
 
-  async update(urn: string, id: string, olds: Props, news: Props): Promise<Props> {
+  async update(urn: string, id: string, olds: Props, news: Props, options: { timeout?: number; ignoreChanges?: string[] } = {}): Promise<Props> {
     const req = new this.protos.pb.UpdateRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
+    req.setTimeout(options.timeout ?? 0);
+    req.setIgnorechangesList(options.ignoreChanges ?? []);
     const res = await this.call("Update", req, this.protos.pb.UpdateResponse);
     return res.getProperties()?.toJavaScript() ?? {};
   }
 
-  async delete(urn: string, id: string, props: Props): Promise<void> {
+  async delete(urn: string, id: string, props: Props, timeout = 0): Promise<void> {
     const req = new this.protos.pb.DeleteRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setProperties(this.struct(props));
+    req.setTimeout(timeout);
     await this.call("Delete", req, this.protos.Empty);
   }
 

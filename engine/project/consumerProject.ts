@@ -11,11 +11,18 @@ import { repositoryRoot } from "./repository";
 
 const TEMPLATE = join(repositoryRoot(), "engine/project/template");
 
+/** Resource options a program may set, as the template's program passes them on. */
+export interface ResourceOptionsSpec {
+  ignoreChanges?: string[];
+  /** Go duration strings, as programs give them: `"2s"`, `"5m"`. */
+  customTimeouts?: { create?: string; update?: string; delete?: string };
+}
+
 /** What the template's program (template/index.js) declares. */
 export interface ProgramSpec {
-  snapshots?: { resource: string; args: Record<string, unknown> }[];
-  runTasks?: { resource: string; args: Record<string, unknown> }[];
-  attachments?: { resource: string; task?: string; args: Record<string, unknown> }[];
+  snapshots?: { resource: string; args: Record<string, unknown>; options?: ResourceOptionsSpec }[];
+  runTasks?: { resource: string; args: Record<string, unknown>; options?: ResourceOptionsSpec }[];
+  attachments?: { resource: string; task?: string; args: Record<string, unknown>; options?: ResourceOptionsSpec }[];
   /** Arguments the program wraps in `pulumi.secret()`. */
   secretArgs?: string[];
 }
