@@ -16,7 +16,12 @@ let held: (() => void)[] = [];
 beforeAll(async () => {
   fixture = createConsumerProject({ project: "engine-options-dynamic", stack: "options" });
   emulator = await startEmulator({
-    runTask: { organizations: [{ name: "acme", workspaces: [{ name: "app" }] }] },
+    runTask: {
+      organizations: [
+        { name: "acme", workspaces: [{ name: "app" }] },
+        { name: "beta", workspaces: [{ name: "web" }] },
+      ],
+    },
     interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
   });
 });
@@ -74,4 +79,24 @@ test("customTimeouts do not reach a dynamic provider: a create against a server 
   expect((err as Error).message).toMatch(/time bound of 3s/);
   expect((err as Error).message).not.toContain("customTimeouts");
   expect(elapsed).toBeGreaterThan(2_900);
+});
+
+test("two organizations with the dynamic resources: one token that sees both, each RunTask naming its organization", async () => {
+  const engine = engineWith({}, "organizations.json");
+  const spec = {
+    runTasks: [
+      { resource: "acme-scanner", args: { name: "scanner", url: "https://hooks.example.com/scan", organization: "acme" } },
+      { resource: "beta-scanner", args: { name: "scanner", url: "https://hooks.example.com/scan", organization: "beta" } },
+    ],
+  };
+  await engine.up(program(spec));
+  expect(
+    emulator.runTask
+      .tasks()
+      .map((t) => `${t.organization}/${t.name}`)
+      .sort(),
+  ).toEqual(["acme/scanner", "beta/scanner"]);
+  expect(ops(await engine.up(program(spec)))).toEqual({ "acme-scanner": "same", "beta-scanner": "same" });
+  await engine.destroy();
+  expect(emulator.runTask.tasks()).toEqual([]);
 });

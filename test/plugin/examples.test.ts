@@ -32,6 +32,38 @@ function pythonCalls(source: string): [string, string, string][] {
 /** `camelCase` as Pulumi's Python code generation spells it (`hmacKey` -> `hmac_key`), and back. */
 const camelOf = (snake: string) => snake.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
+describe("examples/yaml-explicit-providers", () => {
+  const dir = join(REPO, "examples/yaml-explicit-providers");
+  const project = yaml.load(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
+  const schema = schemas.runtask;
+  const providers = Object.entries<any>(project.resources).filter(([, r]) => r.type === "pulumi:providers:runtask");
+
+  test("two providers of the runtask package, each with its own organization and secret token, set as the schema's provider takes them", () => {
+    expect(project.packages).toEqual({ runtask: "./node_modules/pulumi-snapshot-runtask/plugins/runtask" });
+    expect(providers.map(([, r]) => r.properties.organization).sort()).toEqual(["acme", "beta"]);
+    for (const [name, provider] of providers) {
+      for (const property of Object.keys(provider.properties)) {
+        expect([name, property, property in schema.provider.inputProperties]).toEqual([name, property, true]);
+      }
+      const tokenConfig = /^\$\{(\w+)\}$/.exec(provider.properties.token)![1];
+      expect(project.config[tokenConfig]).toMatchObject({ secret: true });
+    }
+  });
+
+  test("every other resource is in the schema with its required inputs, and names one of the providers", () => {
+    const providerRefs = providers.map(([name]) => `\${${name}}`);
+    for (const [name, resource] of Object.entries<any>(project.resources)) {
+      if (resource.type === "pulumi:providers:runtask") continue;
+      const spec = schema.resources[resource.type];
+      expect([name, spec === undefined]).toEqual([name, false]);
+      for (const property of Object.keys(resource.properties))
+        expect([name, property, property in spec.inputProperties]).toEqual([name, property, true]);
+      for (const required of spec.requiredInputs ?? []) expect([name, required, required in resource.properties]).toEqual([name, required, true]);
+      expect(providerRefs).toContain(resource.options.provider);
+    }
+  });
+});
+
 describe("examples/yaml-gitops", () => {
   const dir = join(REPO, "examples/yaml-gitops");
   const project = yaml.load(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
