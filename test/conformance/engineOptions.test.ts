@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { startEmulator, type Emulator, type Interceptor } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Step } from "../../engine";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * Resource options through the dynamic provider plugin (@pulumi/pulumi's cmd/dynamic-provider), as the engine sends
@@ -10,8 +11,7 @@ import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProj
  */
 let fixture: ConsumerProject;
 let emulator: Emulator;
-let interceptors: Interceptor[] = [];
-let held: (() => void)[] = [];
+const calls = new Switchboard();
 
 beforeAll(async () => {
   fixture = createConsumerProject({ project: "engine-options-dynamic", stack: "options" });
@@ -22,14 +22,12 @@ beforeAll(async () => {
         { name: "beta", workspaces: [{ name: "web" }] },
       ],
     },
-    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+    interceptors: [calls.interceptor],
   });
 });
 
 afterEach(() => {
-  interceptors = [];
-  for (const release of held) release();
-  held = [];
+  calls.reset();
 });
 
 afterAll(async () => {
@@ -62,12 +60,7 @@ test("ignoreChanges: a change of the program to an ignored argument is no change
 });
 
 test("customTimeouts do not reach a dynamic provider: a create against a server that does not answer ends at operationTimeout", async () => {
-  interceptors = [
-    (req, key) =>
-      req.method === "POST" && key === "/api/v2/organizations/:org/tasks"
-        ? new Promise((resolve) => held.push(() => resolve({ status: 503 })))
-        : undefined,
-  ];
+  calls.answers = [calls.hang("POST /api/v2/organizations/:org/tasks")];
   const engine = engineWith({ "runtask:operationTimeout": "3s" }, "timeouts.json");
   const slow = program({
     runTasks: [{ resource: "slow", args: { url: "https://hooks.example.com/slow" }, options: { customTimeouts: { create: "1s" } } }],

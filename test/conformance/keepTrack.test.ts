@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type Emulator, type Interceptor, type TokenGrant } from "../../emulator";
+import { startEmulator, type Emulator, type TokenGrant } from "../../emulator";
 import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Step } from "../../engine";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * Never forget an object, never leave a setting behind: through the real dynamic-provider plugin, driven as the
@@ -22,7 +23,7 @@ let fixture: ConsumerProject;
 let emulator: Emulator;
 let engine: Engine;
 let snapshotDir: string;
-let interceptors: Interceptor[] = [];
+const calls = new Switchboard();
 
 const config = (runTaskToken = FULL) => ({
   "snapshot:address": emulator.url,
@@ -38,13 +39,13 @@ beforeAll(async () => {
   emulator = await startEmulator({
     snapshot: { tokens: { [SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false, postMerges: true },
     runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }] },
-    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+    interceptors: [calls.interceptor],
   });
   engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "state.json"), config: config() });
 });
 
 afterEach(async () => {
-  interceptors = [];
+  calls.reset();
   engine.setConfig(config());
   await engine.destroy();
 });
@@ -106,7 +107,7 @@ test("a bare 404 from the snapshot service: refresh and destroy fail and keep th
   await engine.up(
     program({ snapshots: [{ resource: "nightly", args: { interval: "1h", pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 1000 } }] }),
   );
-  interceptors = [(req, route) => (route.startsWith("/v1/sys/storage/raft/snapshot-auto/config") ? { status: 404 } : undefined)];
+  calls.answers = [(req, route) => (route.startsWith("/v1/sys/storage/raft/snapshot-auto/config") ? { status: 404 } : undefined)];
   await expect(engine.refresh()).rejects.toThrow(
     /the answer carried no body, not the service's \{"errors": \[\]\}.*snapshot:address \/ SERVICE_ADDR/,
   );

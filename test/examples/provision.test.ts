@@ -247,7 +247,9 @@ afterAll(() => project?.remove());
 
 test("every example is covered", () => {
   // Programs in other languages run on the provider plugins: test/plugin/examples.test.ts covers them.
-  const typeScriptExamples = readdirSync(join(REPO, "examples")).filter((name) => !["yaml-gitops", "yaml-explicit-providers", "python"].includes(name));
+  const typeScriptExamples = readdirSync(join(REPO, "examples")).filter(
+    (name) => !["yaml-gitops", "yaml-explicit-providers", "python"].includes(name),
+  );
   expect(EXAMPLES.map((e) => e.name).sort()).toEqual(typeScriptExamples.sort());
 });
 

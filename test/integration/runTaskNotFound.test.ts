@@ -1,9 +1,10 @@
-import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type Interceptor, type RunTaskEmulatorOptions, type TokenGrant } from "../../emulator";
+import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type RunTaskEmulatorOptions, type TokenGrant } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * The service answers 404 both for a missing object and for one the token may not see or act on. A read's or a
@@ -27,13 +28,13 @@ const TOKENS: Record<string, TokenGrant> = {
 };
 
 let emulator: Emulator;
-let interceptors: Interceptor[] = [];
+const calls = new Switchboard();
 
 async function start(options: RunTaskEmulatorOptions = {}): Promise<void> {
   await emulator?.close();
   emulator = await startEmulator({
     runTask: { tokens: TOKENS, ...options },
-    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+    interceptors: [calls.interceptor],
   });
   useToken(DEFAULT_RUNTASK_TOKEN);
 }
@@ -46,7 +47,7 @@ function useToken(token: string, address = emulator.url, organization = "emulato
 }
 
 beforeEach(async () => {
-  interceptors = [];
+  calls.reset();
   await start();
 });
 afterEach(() => emulator.close());
@@ -183,7 +184,7 @@ describe("the object's parent deleted outside the program", () => {
   test("a server that ignores include cannot tell: the association stays, with the way out", async () => {
     const { assoc, workspaceId } = await taskAndAssociation();
     emulator.runTask.deleteWorkspace(workspaceId);
-    interceptors.push((req, route) => {
+    calls.answers.push((req, route) => {
       if (req.method !== "GET" || route !== "/api/v2/tasks/:id") return undefined;
       const id = req.path.split("/").pop();
       return { status: 200, body: { data: { id, type: "tasks", attributes: { name: "scanner" }, relationships: {} } } };

@@ -4,6 +4,7 @@ import { listRunTasks } from "../../provider/functions/runTask";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * What the run task spec allows a server to answer, and what the provider must make of it: a 404 that may mean
@@ -13,13 +14,13 @@ import { configureProvider } from "../support/providerConfig";
 type Props = Record<string, any>;
 
 let emulator: Emulator;
-let interceptors: Interceptor[] = [];
+const calls = new Switchboard();
 
 async function start(options: RunTaskEmulatorOptions = {}, address?: (url: string) => string): Promise<void> {
   await emulator?.close();
   emulator = await startEmulator({
     runTask: { tokens: { [DEFAULT_RUNTASK_TOKEN]: { owner: true } }, ...options },
-    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+    interceptors: [calls.interceptor],
   });
   useToken(DEFAULT_RUNTASK_TOKEN, address);
 }
@@ -32,7 +33,7 @@ function useToken(token: string, address: (url: string) => string = (url) => url
 }
 
 beforeEach(async () => {
-  interceptors = [];
+  calls.reset();
   await start();
 });
 afterEach(() => emulator.close());
@@ -117,7 +118,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
   };
 
   test("a task name and an association that exist give the adopt advice", async () => {
-    interceptors = [reworded];
+    calls.answers = [reworded];
     const existing = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
       code: "conflict",
@@ -132,7 +133,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
   });
 
   test("a 422 for anything else is the service's own message", async () => {
-    interceptors = [
+    calls.answers = [
       (req, route) =>
         req.method === "POST" && route === "/api/v2/organizations/:org/tasks"
           ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } }
@@ -145,7 +146,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
   });
 
   test("a 422 whose looking-into fails stays the error, with the lookup's failure said after it", async () => {
-    interceptors = [
+    calls.answers = [
       (req, route) =>
         req.method === "POST" && route === "/api/v2/organizations/:org/tasks"
           ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } }
@@ -163,7 +164,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
 });
 
 test("a server that refuses page[size]=100 is read with its own page size, following links.next", async () => {
-  interceptors = [
+  calls.answers = [
     (req) =>
       Number(req.query.get("page[size]")) > 20
         ? { status: 422, body: { errors: [{ status: "422", title: "invalid page size", source: { parameter: "page[size]" } }] } }

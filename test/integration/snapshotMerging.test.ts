@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type Emulator, type Interceptor } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
 import { configureProvider } from "../support/providerConfig";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * The spec does not say that POST clears the keys it leaves out. Against a service that replaces (the emulator's
@@ -15,7 +16,7 @@ type Props = Record<string, unknown>;
 
 let emulator: Emulator;
 let dir: string;
-let interceptors: Interceptor[] = [];
+const calls = new Switchboard();
 
 async function checked(news: Props): Promise<Props> {
   const r = await provider.check({}, news);
@@ -53,10 +54,10 @@ describe.each([
   ["a service whose POST merges (postMerges)", true],
 ])("%s", (_, postMerges) => {
   beforeEach(async () => {
-    interceptors = [];
+    calls.reset();
     emulator = await startEmulator({
       snapshot: { takeSnapshots: false, postMerges },
-      interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+      interceptors: [calls.interceptor],
     });
     dir = await mkdtemp(join(tmpdir(), "snapshots-"));
     configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN }, { retry: { baseDelayMs: 5, maxDelayMs: 20 } });
@@ -116,12 +117,12 @@ describe.each([
   test("a failure between the DELETE and the POST leaves a state that the next up repairs (and a refresh tells)", async () => {
     const olds = await created(s3(s3Extras));
     const local = await checked({ name: "nightly", interval: "24h", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 });
-    interceptors.push((req) => (req.method === "POST" ? { status: 400, body: { errors: ["storage backend is read-only"] } } : undefined));
+    calls.answers.push((req) => (req.method === "POST" ? { status: 400, body: { errors: ["storage backend is read-only"] } } : undefined));
     await expect(provider.update("nightly", olds, local)).rejects.toThrow(/HTTP 400/);
     expect(held()).toBeUndefined();
     expect(await provider.read("nightly", olds)).toEqual({ id: "", props: {} });
     // The engine keeps the old state after a failed update: the next up sends the same update, which converges.
-    interceptors = [];
+    calls.reset();
     await provider.update("nightly", olds, local);
     expect(held()).toMatchObject({ storage_type: "local" });
     expect(Object.keys(held()!).filter((k) => k.startsWith("cloudA"))).toEqual([]);

@@ -1,4 +1,4 @@
-import { startEmulator, type Emulator, type EmulatorTask, type Interceptor } from "../../emulator";
+import { startEmulator, type Emulator, type EmulatorTask } from "../../emulator";
 import {
   createConsumerProject,
   knownAtUp,
@@ -8,6 +8,7 @@ import {
   type ConsumerProject,
   type NativeResource,
 } from "../../engine";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * What the real engine sends, through both provider plugins as the engine driver sends it (engine/nativeEngine.ts,
@@ -24,9 +25,7 @@ const SNAPSHOT_TOKEN = "snapshot-token";
 
 let project: ConsumerProject;
 let emulator: Emulator;
-let interceptors: Interceptor[] = [];
-/** Requests a test holds without an answer (a hanging server), released after it. */
-let held: (() => void)[] = [];
+const calls = new Switchboard();
 
 beforeAll(async () => {
   project = createConsumerProject({ project: "engine-options" });
@@ -43,14 +42,12 @@ beforeAll(async () => {
         { name: "beta", workspaces: [{ name: "web" }] },
       ],
     },
-    interceptors: [(req, route) => interceptors.map((i) => i(req, route)).find((v) => v !== undefined)],
+    interceptors: [calls.interceptor],
   });
 });
 
 afterEach(() => {
-  interceptors = [];
-  for (const release of held) release();
-  held = [];
+  calls.reset();
 });
 
 afterAll(async () => {
@@ -92,12 +89,6 @@ const writes = async (run: () => Promise<unknown>) => {
   return emulator.requests.writes();
 };
 const taskNamed = (name: string): EmulatorTask => emulator.runTask.tasks().find((t) => t.name === name)!;
-
-/** A server that holds requests on `route` (`METHOD /template`) without an answer until the test ends. */
-const hanging =
-  (route: string): Interceptor =>
-  (req, key) =>
-    `${req.method} ${key}` === route ? new Promise((resolve) => held.push(() => resolve({ status: 503 }))) : undefined;
 
 describe("ignoreChanges, after a change made outside the program", () => {
   test("preview shows no change and up writes nothing: the service keeps its value; without it, up would put the program's back", async () => {
@@ -165,7 +156,7 @@ describe.each([
   ["snapshot", () => snapshot("slow", {}, { customTimeouts: { create: 2 } }), "GET /v1/sys/storage/raft/snapshot-auto/config/:name"],
 ])("customTimeouts through the %s plugin", (_, resource, route) => {
   test("create: 2s against a server that does not answer fails after about 2 s, naming the timeout", async () => {
-    interceptors = [hanging(route)];
+    calls.answers = [calls.hang(route)];
     const started = Date.now();
     await expect(engineFor().up([resource()])).rejects.toThrow(
       /operation time bound of 2s \(customTimeouts\.create\) reached|time bound of 2s \(customTimeouts\.create\)/,
@@ -182,7 +173,7 @@ describe.each([
   ["snapshot", () => snapshot("cancelled", {}), /^(GET|POST) \/v1\//],
 ])("Cancel in the middle of an up, through the %s plugin", (_, resource, routes) => {
   test("against a server that answers 503: the plugin stops within 1 s, nothing is recorded, and the next up converges", async () => {
-    interceptors = [(req, key) => (routes.test(`${req.method} ${key}`) ? { status: 503, body: { errors: ["unavailable"] } } : undefined)];
+    calls.answers = [(req, key) => (routes.test(`${req.method} ${key}`) ? { status: 503, body: { errors: ["unavailable"] } } : undefined)];
     const engine = engineFor({ "runtask:maxRetries": "50", "snapshot:maxRetries": "50" });
     const up = engine.up([resource()]).then(
       () => undefined,
@@ -197,7 +188,7 @@ describe.each([
     expect(outcome!.at - cancelledAt).toBeLessThan(1_000);
     expect(engine.held(resource().urn)).toBeUndefined();
 
-    interceptors = [];
+    calls.reset();
     expect(ops(await engine.up([resource()]))).toEqual({ cancelled: "create" });
     expect(ops(await engine.up([resource()]))).toEqual({ cancelled: "same" });
     await engine.destroy();
