@@ -136,6 +136,18 @@ describe("explicit providers", () => {
     await engine.destroy(providers);
   });
 
+  test("the snapshot package's too: unknown in the preview, nothing sent; configured and used at up", async () => {
+    const engine = engineFor({ "snapshot:token": "" });
+    const providers = [{ name: "vault", package: "snapshot" as const, inputs: { address: knownAtUp(emulator.url), token: SNAPSHOT_TOKEN } }];
+    const program = [snapshot("computed-snapshot", {}, { provider: "vault" })];
+    emulator.requests.reset();
+    expect(ops(await engine.preview(program, providers))).toEqual({ "computed-snapshot": "create" });
+    expect(emulator.requests.total()).toBe(0);
+    expect(ops(await engine.up(program, providers))).toEqual({ "computed-snapshot": "create" });
+    expect(emulator.snapshot.configs.has("computed-snapshot")).toBe(true);
+    await engine.destroy(providers);
+  });
+
   test("two organizations, each with a provider of its own and a token that sees only it", async () => {
     const engine = engineFor({ "runtask:token": "" });
     const providers = [
