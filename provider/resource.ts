@@ -26,3 +26,8 @@ export interface ResourceProvider {
 
 /** What `read` answers for an object that is gone. */
 export const GONE = { id: "", props: {} } as const;
+
+/** Whether a read has the id alone (an import, in whatever form the user gave it) rather than a state to go by. */
+export function isImport(props: Props | undefined): boolean {
+  return Object.keys(props ?? {}).length === 0;
+}

@@ -229,7 +229,7 @@ export class HttpClient {
     });
   }
 
-  /** A call the engine cancelled: it says so, and whether it had been sent (its outcome may then be unknown). */
+  /** A call the engine cancelled, with the attempts it had made. */
   private cancelled(method: HttpMethod, path: string, opts: RequestOptions, attempts = 1): ServiceError {
     const error = this.transportError(method, path, "cancelled: the engine asked the provider to stop", opts, "cancelled");
     return attempts > 1 ? error.with({ attempts }) : error;

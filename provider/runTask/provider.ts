@@ -1,6 +1,6 @@
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
-import { GONE, type ResourceProvider } from "../resource";
+import { GONE, isImport, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
@@ -129,7 +129,7 @@ export const runTaskProvider: ResourceProvider = {
   async read(readId, props) {
     const api = runTaskEndpoints();
     // An import gives an id alone, in one of the forms users have; a refresh the state's id and outputs.
-    const importing = Object.keys(props ?? {}).length === 0;
+    const importing = isImport(props);
     const { id, organization } = importing ? await taskIdOfImport(api, readId) : { id: readId, organization: undefined };
     const prior = stateOf({ organization, ...props });
     const found = await api.showTask(id);

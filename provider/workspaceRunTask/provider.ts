@@ -1,5 +1,5 @@
 import { toPlainJson } from "../common/plainJson";
-import { GONE, type ResourceProvider } from "../resource";
+import { GONE, isImport, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { refusedCreate } from "../services/runtask/outcomes";
@@ -94,7 +94,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const prior = stateOf(props ?? {});
     const api = runTaskEndpoints();
     // An import gives an id alone, in one of the forms users have; its id is then `<workspaceId>/<wstask-id>`.
-    const importing = Object.keys(props ?? {}).length === 0;
+    const importing = isImport(props);
     const { workspaceId, id: wsTaskId } = importing ? await associationOfImport(api, readId) : associationOf(readId, prior);
     const id = importing ? `${workspaceId}/${wsTaskId}` : readId;
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);

@@ -15,7 +15,7 @@ export function isNoSuchConfiguration(body: unknown): boolean {
 
 const ADDRESS = SNAPSHOT_SETTING_KEYS.address.join(" / ");
 
-export const UNSERVED_HINT =
+const UNSERVED_HINT =
   "the service does not serve the automated snapshot endpoints here: they need an enterprise license, and calls from the root namespace";
 
 /**
