@@ -130,6 +130,7 @@ export class HttpClient {
       headers["content-type"] = opts.contentType ?? "application/json";
     }
     let sent = false;
+    const abort = attemptSignal(timeoutMs, this.options.signal);
     try {
       const res = await undici().request(this.dispatcher, {
         origin: this.origin,
@@ -141,7 +142,7 @@ export class HttpClient {
         bodyTimeout: timeoutMs,
         // undici's own timeouts tick in coarse steps (up to a second late); the signal ends the attempt on time,
         // or at once on the engine's Cancel.
-        signal: this.options.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), this.options.signal]) : AbortSignal.timeout(timeoutMs),
+        signal: abort.signal,
       });
       sent = true;
       const limit = Number(firstHeader(res.headers["x-ratelimit-limit"]));
@@ -163,6 +164,8 @@ export class HttpClient {
           ? `no response before the operation's time bound of ${boundText(bound!)}`
           : `no response within ${seconds(this.timeoutMs)}`;
       return { kind: "error", error: this.transportError(method, path, detail, opts, timedOut ? "timeout" : "network"), sent };
+    } finally {
+      abort.dispose();
     }
   }
 
@@ -319,6 +322,28 @@ function describeTransportError(err: unknown): string {
     return `${code ? `${code}: ` : ""}${err.message}${cause}`;
   }
   return String(err);
+}
+
+/**
+ * The signal of one attempt: its timeout, and the engine's Cancel where there is one. Linked by a listener removed
+ * once the attempt is over, so that the process-long Cancel signal does not gather one per request.
+ */
+function attemptSignal(timeoutMs: number, cancel: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  if (!cancel) return { signal: timeout, dispose: () => undefined };
+  const linked = new AbortController();
+  const onTimeout = () => linked.abort(timeout.reason);
+  const onCancel = () => linked.abort(cancel.reason);
+  if (cancel.aborted) onCancel();
+  timeout.addEventListener("abort", onTimeout, { once: true });
+  cancel.addEventListener("abort", onCancel, { once: true });
+  return {
+    signal: linked.signal,
+    dispose: () => {
+      timeout.removeEventListener("abort", onTimeout);
+      cancel.removeEventListener("abort", onCancel);
+    },
+  };
 }
 
 /** Waits `ms`, or less when `signal` aborts (the caller then sees it aborted). */
