@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
@@ -58,7 +59,8 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const api = endpoints();
     const existing = await api.readConfig(state.name, secretValues(state));
     if (existing && state.adopt !== true) {
-      throw new Error(
+      throw new SnapshotRunTaskError(
+        "conflict",
         `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, ` + "or choose another name (it is not overwritten)",
       );
     }

@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
@@ -20,7 +21,7 @@ function stateOf(props: Props): WorkspaceRunTaskState {
   return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
 }
 
-function alreadyAttached(s: WorkspaceRunTaskState): Error {
+function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
   return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
 }
 
@@ -45,7 +46,12 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState): Promi
     const resource = await api.associate(s.workspaceId, workspaceTaskBody(s, { withTask: true }));
     if (resource) return workspaceTaskFromWire(resource, s.workspaceId);
     const found = await find();
-    if (!found) throw new Error(`run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`);
+    if (!found) {
+      throw new SnapshotRunTaskError(
+        "unexpected_answer",
+        `run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`,
+      );
+    }
     return found;
   };
   return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: () => alreadyAttached(s) });
