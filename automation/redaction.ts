@@ -71,3 +71,16 @@ export function redactError(err: unknown, secrets: readonly string[]): void {
   };
   visit(err, 0);
 }
+
+/**
+ * The event, or a copy with every secret replaced when one appears in it (a provider's message can quote what it
+ * was given). Events are small; most hold no secret and pass as they are.
+ */
+export function redactEvent<T extends object>(event: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return event;
+  const text = JSON.stringify(event);
+  // A secret appears in the JSON text as JSON writes it (quotes and backslashes escaped).
+  const written = secrets.map((s) => JSON.stringify(s).slice(1, -1));
+  if (!written.some((s) => text.includes(s))) return event;
+  return JSON.parse(redact(text, written)) as T;
+}

@@ -18,7 +18,7 @@ import { DEFAULT_PROJECT_NAME, type ProgressOptions, type ProvisioningStackOptio
 import { assertPackageInstalledFrom } from "./packageLocation";
 import { provisioningProgram, type ProvisionedOutputs } from "./program";
 import { findPulumiCli, missingPulumiCliMessage } from "./pulumiCli";
-import { redact, redactError, secretsOf } from "./redaction";
+import { redact, redactError, redactEvent, secretsOf } from "./redaction";
 import { setSecretConfig } from "./secretConfig";
 import { inStackTurn } from "./stackTurns";
 import { inWorkDirectory } from "./workDirectory";
@@ -183,8 +183,9 @@ async function engineRun<T>(
         return await run({
           signal: link.signal,
           onEvent: (event) => {
-            failures.onEvent(event);
-            options.onEvent?.(event);
+            const clean = redactEvent(event, state.secrets);
+            failures.onEvent(clean);
+            options.onEvent?.(clean);
           },
           onOutput: state.onOutput,
         });

@@ -278,11 +278,17 @@ describe("a provision that fails", () => {
     expect(everythingIn(err.cause)).toContain("**creating failed**");
   });
 
-  test("a secret that the CLI's output holds is replaced in the error and its cause", async () => {
+  test("a secret that the CLI's output holds is replaced in the error, its cause, and the progress callbacks", async () => {
     cli.reset({ resources: RESOURCES, failures: [{ name: "scanner", message: `refused token ${RUNTASK_TOKEN} and key ${HMAC_KEY}` }] });
-    const err = await failure(provision(options()));
+    const seen: string[] = [];
+    const err = await failure(
+      provision({ ...options(), onEvent: (e) => void seen.push(JSON.stringify(e)), onOutput: (text) => void seen.push(text) }),
+    );
     expect(err.failures[0].message).toBe("refused token [secret] and key [secret]");
     for (const canary of CANARIES) expect(everythingIn(err)).not.toContain(canary);
+    // What the progress callbacks were given, too.
+    expect(seen.join("\n")).toContain("refused token [secret] and key [secret]");
+    for (const canary of CANARIES) expect(seen.join("\n")).not.toContain(canary);
   });
 
   test("on a CLI older than the helper needs, before it touches the stack", async () => {
