@@ -7,7 +7,7 @@ import { redact, redactError } from "./redaction";
 export type ProvisioningOperation = "provision" | "preview" | "destroy" | "open";
 
 /** Where in the call it failed. */
-export type ProvisioningStep = "select" | "create" | "config" | "up" | "preview" | "destroy" | "remove" | "use";
+export type ProvisioningStep = "select" | "create" | "config" | "up" | "preview" | "destroy" | "remove";
 
 /**
  * - `stack-not-found`: preview, destroy or `withProvisioningStack` of a stack the backend does not hold
@@ -60,7 +60,6 @@ const STEP_WORDS: Record<ProvisioningStep, string> = {
   preview: "",
   destroy: "",
   remove: "while removing the stack",
-  use: "",
 };
 
 /** The CLI's stdout and stderr, from the Automation API's CommandError or the helper's own CLI runs. */

@@ -255,7 +255,6 @@ export async function withProvisioningStack<T>(
   fn: (stack: Stack) => Promise<T>,
 ): Promise<T> {
   return onStack("open", options, options.createIfMissing ?? false, async (stack, state) => {
-    state.step = "use";
     try {
       return await fn(stack);
     } catch (err) {
