@@ -124,7 +124,7 @@ export function provisioningError(err: unknown, ctx: CallContext): ProvisioningE
     return make("stack-not-found", missingStackMessage(ctx));
   }
   if (failures.length > 0) {
-    const more = reasons.filter((r) => !failures.some((f) => f.message.includes(r)) && !/^update failed$/i.test(r));
+    const more = reasons.filter((r) => !failures.some((f) => f.message.includes(r)) && !/^(update|preview|destroy|refresh) failed$/i.test(r));
     return make(
       "resources-failed",
       `${what} failed: ${failures.length} resource${failures.length === 1 ? "" : "s"} failed` +
