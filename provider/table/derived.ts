@@ -20,6 +20,11 @@ export function argsWhoseChange(fields: FieldTable, effect: OnChange): string[] 
   return argumentNames(fields).filter((k) => fields[k].onChange === effect);
 }
 
+/** Arguments that together name the object on the service. */
+export function identityArgs(fields: FieldTable): string[] {
+  return argumentNames(fields).filter((k) => fields[k].identity);
+}
+
 /** Keys the diff does not compare: outputs, arguments that change nothing, and deprecated aliases. */
 export function keysOutsideDiff(fields: FieldTable): Set<string> {
   return new Set(Object.keys(fields).filter((k) => fields[k].output || fields[k].onChange === "none" || fields[k].alias));
