@@ -1,5 +1,6 @@
+import { parsePropertyPath, type Element } from "./propertyPath";
+
 type Props = Record<string, unknown>;
-type Element = string | number;
 
 /**
  * The engine's `processIgnoreChanges` (pulumi/pulumi `pkg/resource/deploy/step_generator.go`): for each path of a
@@ -17,52 +18,6 @@ export function ignoringChanges(news: Props, oldInputs: Props | undefined, paths
     if (elements) reset(elements, oldInputs, out);
   }
   return out;
-}
-
-/** `parsePropertyPath`, not strict: names up to the next `.` or `[`; `[n]`, `["key"]` and `[*]`. */
-function parsePropertyPath(path: string): Element[] | undefined {
-  const elements: Element[] = [];
-  if (path.startsWith(".")) return undefined;
-  let rest = path;
-  while (rest.length > 0) {
-    if (rest[0] === ".") {
-      rest = rest.slice(1);
-      if (rest.length === 0) return undefined;
-    } else if (rest[0] === "[") {
-      if (rest[1] === '"') {
-        let key = "";
-        let i = 2;
-        for (;;) {
-          if (i >= rest.length) return undefined;
-          if (rest[i] === '"') {
-            i++;
-            break;
-          }
-          if (rest[i] === "\\" && rest[i + 1] === '"') {
-            key += '"';
-            i += 2;
-          } else key += rest[i++];
-        }
-        if (rest[i] !== "]") return undefined;
-        elements.push(key);
-        rest = rest.slice(i + 1);
-      } else {
-        const close = rest.indexOf("]");
-        if (close < 0) return undefined;
-        const segment = rest.slice(1, close);
-        if (segment === "*") elements.push("*");
-        else if (/^-?\d+$/.test(segment)) elements.push(Number(segment));
-        else return undefined;
-        rest = rest.slice(close + 1);
-      }
-    } else {
-      const end = rest.search(/[.[]/);
-      const name = end < 0 ? rest : rest.slice(0, end);
-      elements.push(name);
-      rest = end < 0 ? "" : rest.slice(end);
-    }
-  }
-  return elements;
 }
 
 const isObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
