@@ -1,9 +1,10 @@
 import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { refusedCreate } from "../services/runtask/outcomes";
 import { requireAssociationGone } from "../services/runtask/proofOfGone";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
@@ -22,7 +23,7 @@ function stateOf(props: Props): WorkspaceRunTaskState {
 }
 
 function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
-  return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
+  return alreadyExists(`the association of run task ${s.taskId} with workspace ${s.workspaceId}`);
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -93,6 +94,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
       : await associate(api, s);
+    hold("association", record.id);
     return { id: record.id, outs: toPlainJson(outputsOf(s, record)) as Props };
   },
 
@@ -108,6 +110,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
       await requireAssociationGone(api, "GET", workspaceId, wsTaskId, prior.taskId || undefined);
       return GONE;
     }
+    if (importing) hold("association", wsTaskId);
     const record = workspaceTaskFromWire(resource, workspaceId);
     const state: WorkspaceRunTaskState = {
       ...prior,
@@ -128,6 +131,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async delete(id, props) {
     const prior = stateOf(props ?? {});
     const { workspaceId, id: wsTaskId } = associationOf(id, prior);
+    if (heldByAnotherResource("association", wsTaskId)) return;
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId)))
