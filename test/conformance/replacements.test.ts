@@ -9,6 +9,8 @@ import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProj
  */
 let fixture: ConsumerProject;
 let emulator: Emulator;
+// Each scenario runs several engine commands, each starting the plugin afresh, as the CLI does.
+jest.setTimeout(240_000);
 let n = 0;
 let engine: Engine;
 

@@ -8,6 +8,9 @@ import { createConsumerProject, NativeEngine, type ConsumerProject, type NativeR
  */
 type Props = Record<string, unknown>;
 
+// Each scenario runs several engine commands, each starting the plugins afresh, as the CLI does.
+jest.setTimeout(240_000);
+
 const TOKEN = "emulator-runtask-token";
 let project: ConsumerProject;
 let emulator: Emulator;
