@@ -1,4 +1,5 @@
 import { alreadyExists } from "../common/alreadyExists";
+import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
@@ -38,6 +39,16 @@ function outputs(state: SnapshotAutoConfigState): Props {
   return toPlainJson(state) as Props;
 }
 
+/** A refresh's or a delete's 404 that is not the service's "no such configuration" fails, saying what it keeps. */
+async function keepingState<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof ServiceError && err.code === "not_found")) throw err;
+    throw err.with({ advice: [err.advice, "the configuration is kept in the state"].filter(Boolean).join("; ") });
+  }
+}
+
 /** The `SnapshotAutoConfig` provider. The resource id is the configuration name. */
 export const snapshotAutoConfigProvider: ResourceProvider = {
   ...checkAndDiff(
@@ -69,7 +80,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   },
 
   async read(id, props) {
-    const wire = await endpoints().readConfig(id, secretValues(props ?? {}));
+    const wire = await keepingState(endpoints().readConfig(id, secretValues(props ?? {})));
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
     if (isImport(props)) hold("snapshot configuration", id);
@@ -87,6 +98,6 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   async delete(id, props) {
     if (heldByAnotherResource("snapshot configuration", id)) return;
     // A configuration already deleted outside Pulumi is the outcome delete wants.
-    await endpoints().deleteConfig(id, secretValues(props ?? {}));
+    await keepingState(endpoints().deleteConfig(id, secretValues(props ?? {})));
   },
 };

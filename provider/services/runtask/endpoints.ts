@@ -1,4 +1,5 @@
 import { SnapshotRunTaskError } from "../../common/errors";
+import { textExcerpt } from "../../http/serverMessages";
 import type { ConfigLookup } from "../../config/lookup";
 import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
@@ -31,7 +32,7 @@ export class RunTaskEndpoints {
 
   createTask(organization: string, body: Body, secrets: string[]): Promise<ResourceObject> {
     const path = `/organizations/${segment(organization)}/tasks`;
-    return this.expectDocument("POST", path, { json: { data: body }, secrets }, "create", organizationProbe(organization, "create"));
+    return this.expectDocument("POST", path, { json: { data: body }, secrets }, organizationProbe(organization, "create"));
   }
 
   listTasks(organization: string, include?: string): Promise<ListResult> {
@@ -42,13 +43,13 @@ export class RunTaskEndpoints {
   async showTask(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
     const res = await this.http.request("GET", `/tasks/${segment(id)}`, { query: { include }, ...SERVICE_NOT_FOUND });
     if (res.status === 404) return undefined;
-    return { task: documentOf(res.body, "show"), included: (res.body as { included?: unknown })?.included };
+    return { task: this.documentOf(res.body, "GET", `/tasks/${segment(id)}`), included: (res.body as { included?: unknown })?.included };
   }
 
   /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
   updateTask(id: string, body: Body, secrets: string[], organization?: string): Promise<ResourceObject> {
     const probe = organization ? organizationProbe(organization, "update", id) : undefined;
-    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, "update", probe);
+    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, probe);
   }
 
   /** False on the service's 404. */
@@ -75,13 +76,14 @@ export class RunTaskEndpoints {
   }
 
   async showWorkspaceTask(workspaceId: string, id: string): Promise<ResourceObject | undefined> {
-    const res = await this.http.request("GET", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, SERVICE_NOT_FOUND);
-    return res.status === 404 ? undefined : documentOf(res.body, "show");
+    const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
+    const res = await this.http.request("GET", path, SERVICE_NOT_FOUND);
+    return res.status === 404 ? undefined : this.documentOf(res.body, "GET", path);
   }
 
   updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
     const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
-    return this.expectDocument("PATCH", path, { json: { data: body } }, "update", workspaceProbe(workspaceId, "update", body, id));
+    return this.expectDocument("PATCH", path, { json: { data: body } }, workspaceProbe(workspaceId, "update", body, id));
   }
 
   /** False on the service's 404. */
@@ -95,21 +97,26 @@ export class RunTaskEndpoints {
     method: "POST" | "PATCH",
     path: string,
     request: { json: unknown; secrets?: string[] },
-    what: string,
     probe: ParentProbe | undefined,
   ): Promise<ResourceObject> {
     const opts = { ...request, ...SERVICE_NOT_FOUND };
     const res = await this.http.request(method, path, opts);
-    if (res.status !== 404) return documentOf(res.body, what);
+    if (res.status !== 404) return this.documentOf(res.body, method, path);
     const failure = this.http.failure(method, path, res, opts);
     throw probe ? await explainNotFound(this.http, failure, probe) : failure;
   }
-}
 
-function documentOf(body: unknown, what: string): ResourceObject {
-  const resource = resourceOf(body);
-  if (!resource) throw new SnapshotRunTaskError("unexpected_answer", `run task service: the ${what} answer holds no document`);
-  return resource;
+  /** The resource object of a successful answer; an answer without one is not the service's, whose address is named. */
+  private documentOf(body: unknown, method: string, path: string): ResourceObject {
+    const resource = resourceOf(body);
+    if (resource) return resource;
+    const shown = typeof body === "string" ? `: ${textExcerpt(body)}` : "";
+    throw new SnapshotRunTaskError(
+      "unexpected_answer",
+      `run task service: ${method} ${path} answered without a JSON:API document${shown}; check ${this.http.addressSetting}, ` +
+        "which may reach something other than the service (a proxy, a web server)",
+    );
+  }
 }
 
 /**
