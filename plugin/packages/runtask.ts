@@ -36,6 +36,7 @@ const workspaceRunTaskInfo = {
   taskId: property(t.string, true),
   enforcementLevel: property(t.oneOfStrings(ENFORCEMENT_LEVELS), true),
   stages: property(t.list(t.oneOfStrings(STAGES)), true),
+  stage: property(t.oneOfStrings(STAGES)),
 };
 
 const optionalText = property(t.string);

@@ -13,4 +13,9 @@ export interface WorkspaceTaskRecord {
   enforcementLevel: string;
   /** Lifecycle stages, in the order the service gives them. */
   stages: string[];
+  /**
+   * The single stage older programs read: the service's `stage`, else the first of `stages`.
+   * @deprecated Read `stages`.
+   */
+  stage?: string;
 }
