@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as ts from "typescript";
+import { ERROR_CODES } from "../../provider/common/errors";
 import { diffRunTask } from "../../provider/runTask/diff";
 import { RUNTASK_SETTING_KEYS } from "../../provider/services/runtask/settings";
 import { checkWorkspaceRunTask } from "../../provider/workspaceRunTask/check";
@@ -154,6 +155,17 @@ describe("the README is a short guide", () => {
 });
 
 describe("the README and the reference match the code", () => {
+  test("every error code is in the code table (README or docs/)", () => {
+    const pages = [
+      README,
+      ...readdirSync(join(REPO, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => readFileSync(join(REPO, "docs", f), "utf8")),
+    ];
+    const listed = (code: string) => pages.some((page) => new RegExp(`^\\| \`${code}\` \\|`, "m").test(page));
+    expect(ERROR_CODES.filter((code) => !listed(code))).toEqual([]);
+  });
+
   test("the two commands", () => {
     expect(README).toContain("| set up and run the main job (provision against the bundled emulator) | `npm ci && npm run demo` |");
     expect(README).toContain("| run the tests | `npm ci && npm test` |");
