@@ -49,6 +49,7 @@ export const workspaceRunTaskRecordFields = {
   taskId: required(association.taskId.value),
   enforcementLevel: required(association.enforcementLevel.value),
   stages: required(association.stages.value),
+  stage: optional(association.stage.value),
 };
 
 /** A run task as the service reports it (the HMAC key is never returned). */

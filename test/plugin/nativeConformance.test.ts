@@ -329,6 +329,7 @@ describe("pulumi-resource-runtask", () => {
     expect(await invoke(plugin, "runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
       workspaceId: ws,
       enforcementLevel: "mandatory",
+      stage: expect.stringMatching(/^(pre|post)_(plan|apply)$/),
     });
     expect((await invoke(plugin, "runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
   });
