@@ -1,4 +1,5 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
+import { ResourceInitFailed } from "./plugin/initFailure";
 import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
 import type { ResourceProviderClient } from "./plugin/resourceProviderClient";
 import { customTimeoutSeconds } from "./customTimeouts";
@@ -26,7 +27,10 @@ export interface EngineOptions {
  * and outputs. Each command starts a fresh plugin process and configures it with the stack config, as each
  * `pulumi` command does. Replacements are create-before-delete, and the old resource is deleted with the
  * provider text stored in its state. Secrets are stripped before calls and re-marked after them, as the engine
- * does for a provider that declines them (the dynamic provider plugin does).
+ * does for a provider that declines them (the dynamic provider plugin does). A create or update that fails with the
+ * partial-creation answer (`ErrorResourceInitFailed`) records the object it names with its init errors, and the next
+ * `up` updates it whatever its diff, as pulumi/pulumi's `pkg/resource/plugin/provider_plugin.go` (`parseError`),
+ * `pkg/resource/deploy/step.go` and `step_generator.go` (`hasInitErrors`) do.
  */
 export class Engine {
   /** All the plugin printed, across commands. */
@@ -112,16 +116,25 @@ export class Engine {
           reg,
           async () => {
             const timeouts = customTimeoutSeconds(reg.customTimeouts);
+            // An object made or changed by a call that failed is recorded with the reasons as its init errors.
+            const recordingInitFailure = async <T>(call: Promise<T>, id?: string): Promise<T> => {
+              try {
+                return await call;
+              } catch (err) {
+                if (err instanceof ResourceInitFailed) state.put(this.record(reg, id ?? err.id, checked, err.properties, secretKeys, err.reasons));
+                throw err;
+              }
+            };
             if (step.op === "update") {
-              const outputs = await plugin.update(reg.urn, old!.id, old!.outputs, checked, {
-                timeout: timeouts.update,
-                ignoreChanges: reg.ignoreChanges,
-              });
+              const outputs = await recordingInitFailure(
+                plugin.update(reg.urn, old!.id, old!.outputs, checked, { timeout: timeouts.update, ignoreChanges: reg.ignoreChanges }),
+                old!.id,
+              );
               state.put(this.record(reg, old!.id, checked, outputs, secretKeys));
               return old!.id;
             }
             if (step.op === "replace") replaced.push(old!);
-            const { id, outputs } = await plugin.create(reg.urn, checked, timeouts.create);
+            const { id, outputs } = await recordingInitFailure(plugin.create(reg.urn, checked, timeouts.create));
             state.put(this.record(reg, id, checked, outputs, secretKeys));
             return id;
           },
@@ -164,6 +177,8 @@ export class Engine {
             outputs: read.outputs,
             inputs,
             secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs),
+            // A read that succeeds clears init errors (step.go, RefreshStep.Apply).
+            initErrors: undefined,
           });
           steps.push({ op: "refresh", name: r.name, detail: drift });
         }
@@ -269,7 +284,8 @@ export class Engine {
   private async plan(plugin: ResourceProviderClient, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
     const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked, old.inputs, reg.ignoreChanges);
     if (diff.changes === "unknown") throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
-    if (diff.changes === "none") return { op: "same", name: reg.name };
+    // A resource with init errors is updated whatever its diff (step_generator.go, "hasInitErrors").
+    if (diff.changes === "none") return old.initErrors?.length ? { op: "update", name: reg.name } : { op: "same", name: reg.name };
     if (diff.replaces.length > 0) return { op: "replace", name: reg.name, detail: diff.replaces };
     return { op: "update", name: reg.name };
   }
@@ -280,6 +296,7 @@ export class Engine {
     inputs: Record<string, unknown>,
     outputs: Record<string, unknown>,
     secretInputs: string[],
+    initErrors?: string[],
   ): ResourceState {
     return {
       urn: reg.urn,
@@ -294,6 +311,7 @@ export class Engine {
       dependencies: reg.dependencies,
       retainOnDelete: reg.retainOnDelete,
       customTimeouts: reg.customTimeouts,
+      ...(initErrors?.length ? { initErrors } : {}),
     };
   }
 }

@@ -4,6 +4,7 @@ import { UNKNOWN } from "./registration";
 import { secret } from "./plugin/nativeProviderClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
 import { ignoringChanges } from "./ignoreChanges";
+import { ResourceInitFailed } from "./plugin/initFailure";
 
 type Props = Record<string, unknown>;
 export type PackageName = "snapshot" | "runtask";
@@ -59,6 +60,8 @@ interface Held {
   id: string;
   inputs: Props;
   outputs: Props;
+  /** The reasons of a create or update that failed after its object was made or changed: the next `up` updates it. */
+  initErrors?: string[];
 }
 
 /** The tokens of the provider plugins for the dynamic resources' types (`pulumi-nodejs:dynamic/runtask:RunTask`). */
@@ -106,7 +109,10 @@ interface Provider {
  * - the `import` option reads the object by its id, keeps the id Read answers, and then checks and diffs the program
  *   against it; a replacement of it is refused (`pkg/resource/deploy/step.go`, `ImportStep.Apply`;
  *   `step_generator.go`, "previously-imported resources that still specify an ID may not be replaced");
- * - `cancel` sends Cancel to every plugin of the command in progress, as the engine does on Ctrl-C.
+ * - `cancel` sends Cancel to every plugin of the command in progress, as the engine does on Ctrl-C;
+ * - a Create or Update failing with `ErrorResourceInitFailed` in its status details (the partial-creation answer)
+ *   keeps the object it names with the reasons as init errors, and the next `up` updates it whatever its diff
+ *   (`pkg/resource/plugin/provider_plugin.go`, `parseError`; `step.go`; `step_generator.go`, `hasInitErrors`).
  * Creates and replacements are create before delete; `destroy` deletes dependents first. State is kept in memory.
  * CPU and peak memory of the plugins are recorded per command, for benchmarks.
  */
@@ -151,7 +157,8 @@ export class NativeEngine {
           this.state.delete(held.resource.urn);
           steps.push({ name: held.resource.name, op: "gone" });
         } else {
-          this.state.set(held.resource.urn, { ...held, id: read.id, outputs: read.outputs });
+          // A read that succeeds clears init errors (step.go, RefreshStep.Apply).
+          this.state.set(held.resource.urn, { ...held, id: read.id, outputs: read.outputs, initErrors: undefined });
           steps.push({ name: held.resource.name, op: "refresh" });
         }
       }
@@ -177,8 +184,8 @@ export class NativeEngine {
     await Promise.all(this.running.map((p) => p.client.cancel().catch(() => undefined)));
   }
 
-  /** What the engine holds for a resource: its id, inputs and outputs (secrets marked). */
-  held(urn: string): { id: string; inputs: Props; outputs: Props } | undefined {
+  /** What the engine holds for a resource: its id, inputs and outputs (secrets marked), and its init errors. */
+  held(urn: string): { id: string; inputs: Props; outputs: Props; initErrors?: string[] } | undefined {
     return this.state.get(urn);
   }
 
@@ -196,17 +203,28 @@ export class NativeEngine {
       }
       const news = ignoringChanges(this.resolveIds(resource.inputs, preview), old?.inputs, resource.ignoreChanges);
       const inputs = configured ? await this.checked(plugin, resource, old?.inputs ?? {}, news) : news;
+      // An object made or changed by a call that failed is kept with the reasons as its init errors (step.go).
+      const recordingInitFailure = async <T>(call: Promise<T>, id?: string): Promise<T> => {
+        try {
+          return await call;
+        } catch (err) {
+          if (err instanceof ResourceInitFailed)
+            this.state.set(resource.urn, { resource, id: id ?? err.id, inputs, outputs: err.properties, initErrors: err.reasons });
+          throw err;
+        }
+      };
       if (!old) {
         steps.push({ name: resource.name, op: "create" });
         if (preview) return;
-        const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
+        const { id, outputs } = await recordingInitFailure(plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create));
         return void this.state.set(resource.urn, { resource, id, inputs, outputs });
       }
       const diff = configured
         ? await plugin.client.diff(resource.urn, old.id, old.outputs, inputs, old.inputs, resource.ignoreChanges)
         : { changes: "unknown" as const, replaces: [], diffs: [] };
       const base = imported ? "import" : "same";
-      if (diff.changes === "none") {
+      // A resource with init errors is updated whatever its diff (step_generator.go, "hasInitErrors").
+      if (diff.changes === "none" && !old.initErrors?.length) {
         steps.push({ name: resource.name, op: base });
         if (!preview) this.state.set(resource.urn, { ...old, resource, inputs });
         return;
@@ -221,16 +239,19 @@ export class NativeEngine {
         steps.push({ name: resource.name, op: "replace", changed: diff.diffs });
         if (preview) return;
         replaced.push(old);
-        const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
+        const { id, outputs } = await recordingInitFailure(plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create));
         return void this.state.set(resource.urn, { resource, id, inputs, outputs });
       }
       steps.push({ name: resource.name, op: imported ? "import" : "update", changed: diff.diffs });
       if (preview) return;
-      const outputs = await plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
-        timeout: resource.customTimeouts?.update,
-        ignoreChanges: resource.ignoreChanges,
-        oldInputs: old.inputs,
-      });
+      const outputs = await recordingInitFailure(
+        plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
+          timeout: resource.customTimeouts?.update,
+          ignoreChanges: resource.ignoreChanges,
+          oldInputs: old.inputs,
+        }),
+        old.id,
+      );
       this.state.set(resource.urn, { resource, id: old.id, inputs, outputs });
     });
     if (!preview) {

@@ -19,6 +19,11 @@ export interface ResourceState {
   retainOnDelete?: boolean;
   /** The `customTimeouts` option it was registered with; its `delete` goes with the Delete call. */
   customTimeouts?: { create?: string; update?: string; delete?: string };
+  /**
+   * Init errors: the reasons of a create or update that failed after its object was made or changed. The next `up`
+   * updates the resource whatever its diff says; a refresh that reads it clears them.
+   */
+  initErrors?: string[];
 }
 
 /** The stack's state, in dependency order (creation order), persisted as JSON like a file backend's. */
