@@ -269,3 +269,58 @@ describe("other calls' 404s say which part answered, with one request to the par
     expect(emulator.requests.total()).toBe(1);
   });
 });
+
+describe("a 2xx answer that is not the spec's shape is an error naming the address, never gone, never a value", () => {
+  const ANSWERS: [string, { status: number; body?: unknown }, string][] = [
+    ["a 204", { status: 204 }, "no body"],
+    ["a proxy's sign-in page", { status: 200, body: "<html><body>Sign in</body></html>" }, "a page of HTML or XML"],
+    ['{"data": null}', { status: 200, body: { data: null } }, 'a JSON object with the key "data" whose "data" is null'],
+    ["{}", { status: 200, body: {} }, "an empty JSON object"],
+  ];
+  const answering = (method: string, route: string, answer: { status: number; body?: unknown }) =>
+    calls.answers.push((req, key) => (req.method === method && key === route ? answer : undefined));
+  const unexpected = (err: Error & { code?: string }, shown: string) => {
+    expect(err.code).toBe("unexpected_answer");
+    expect(err.message).toContain(`but ${shown}: check runtask:address / RUNTASK_ADDR`);
+  };
+
+  test.each(ANSWERS)("show of a task or an association (%s): refresh fails and keeps both", async (_, answer, shown) => {
+    const { task, assoc } = await taskAndAssociation();
+    answering("GET", "/api/v2/tasks/:id", answer);
+    answering("GET", "/api/v2/workspaces/:ws/tasks/:id", answer);
+    unexpected(await failure(tasks.read(task.id, task.outs)), shown);
+    unexpected(await failure(wsTasks.read(assoc.id, assoc.outs)), shown);
+  });
+
+  test.each(ANSWERS)("the list that would prove a 404 (%s): refresh and delete fail and keep the object", async (_, answer, shown) => {
+    const { task, assoc } = await taskAndAssociation();
+    emulator.runTask.store.deleteTask(task.id);
+    answering("GET", "/api/v2/organizations/:org/tasks", answer);
+    answering("GET", "/api/v2/workspaces/:ws/tasks", answer);
+    for (const attempt of [
+      () => tasks.read(task.id, task.outs),
+      () => tasks.delete(task.id, task.outs),
+      () => wsTasks.read(assoc.id, assoc.outs),
+      () => wsTasks.delete(assoc.id, assoc.outs),
+    ]) {
+      const err = await failure(attempt());
+      expect(err.message).toContain("could not be read to tell");
+      expect(err.message).toContain(`but ${shown}: check runtask:address / RUNTASK_ADDR`);
+    }
+  });
+
+  test("an update answered without a document fails naming the address", async () => {
+    const { task } = await taskAndAssociation();
+    answering("PATCH", "/api/v2/tasks/:id", { status: 200, body: { data: [] } });
+    const news = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/other" });
+    unexpected(await failure(tasks.update(task.id, task.outs, news)), 'a JSON object with the key "data" whose "data" is a list');
+  });
+
+  test("a list item of another type is not the spec's list", async () => {
+    await taskAndAssociation();
+    answering("GET", "/api/v2/organizations/:org/tasks", { status: 200, body: { data: [{ id: "x-1", type: "things", attributes: {} }] } });
+    const err = await failure(tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true })));
+    expect(err.code).toBe("unexpected_answer");
+    expect(err.message).toContain('the answer is not a JSON:API list of "tasks"');
+  });
+});
