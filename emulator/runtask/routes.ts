@@ -13,6 +13,8 @@ export interface RouteContext {
   showGlobalConfiguration: boolean;
   /** How lists bound `page[size]`. */
   paging: PageLimits;
+  /** Whether a task's answers leave out the associations on workspaces the token may not manage. */
+  includeVisibleOnly?: boolean;
 }
 
 /** One endpoint; `handle` runs once the token is known and the content type accepted. */

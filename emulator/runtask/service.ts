@@ -74,6 +74,12 @@ export interface RunTaskEmulatorOptions {
    */
   reverseStages?: boolean;
   /**
+   * Leave out of a task's answers (its `workspace-tasks` relationship, and `include=workspace_tasks`) the
+   * associations on workspaces the token may not manage, as a service may that answers a user without permission
+   * as if the object did not exist (the spec's rule for 404s). Default false: every association of the task.
+   */
+  includeVisibleOnly?: boolean;
+  /**
    * Answer 415 to a request whose body is not sent as `application/vnd.api+json`, so that clients which forget
    * the header fail here rather than against the service. Default true; false accepts any content type.
    */
@@ -120,6 +126,7 @@ export class RunTaskService {
       render: { enabledAsString: options.enabledAsString, reverseStages: options.reverseStages },
       associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
       showGlobalConfiguration: options.showGlobalConfiguration !== false,
+      includeVisibleOnly: options.includeVisibleOnly === true,
       paging: {
         max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),
         aboveMax: oneOf("pageSizeAboveMax", options.pageSizeAboveMax, ["clamp", "reject"] as const),

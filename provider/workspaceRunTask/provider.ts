@@ -99,7 +99,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const id = importing ? `${workspaceId}/${wsTaskId}` : readId;
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
     if (!resource) {
-      await requireAssociationGone(api, "GET", workspaceId, wsTaskId, prior.taskId || undefined);
+      await requireAssociationGone(api, "GET", workspaceId, wsTaskId);
       return GONE;
     }
     const record = workspaceTaskFromWire(resource, workspaceId);
@@ -124,7 +124,6 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const { workspaceId, id: wsTaskId } = associationOf(id, prior);
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
-    if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId)))
-      await requireAssociationGone(api, "DELETE", workspaceId, wsTaskId, prior.taskId || undefined);
+    if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId))) await requireAssociationGone(api, "DELETE", workspaceId, wsTaskId);
   },
 };

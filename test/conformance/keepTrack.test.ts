@@ -12,11 +12,13 @@ import { Switchboard } from "../support/switchboard";
 const FULL = "full-token";
 const LIST_NOT_DISSOCIATE = "may-list-not-dissociate";
 const LIST_NOT_DELETE_TASKS = "may-list-not-delete-tasks";
+const TASKS_ONLY = "may-manage-tasks-not-workspaces";
 const SNAPSHOT_TOKEN = "snapshot-token";
 const TOKENS: Record<string, TokenGrant> = {
   [FULL]: { owner: true },
   [LIST_NOT_DISSOCIATE]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /workspaces/:ws/tasks/:id"] },
   [LIST_NOT_DELETE_TASKS]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /tasks/:id"] },
+  [TASKS_ONLY]: { manageRunTasks: true },
 };
 
 let fixture: ConsumerProject;
@@ -38,7 +40,8 @@ beforeAll(async () => {
   snapshotDir = mkdtempSync(join(tmpdir(), "keep-track-snapshots-"));
   emulator = await startEmulator({
     snapshot: { tokens: { [SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false, postMerges: true },
-    runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }] },
+    // A task's answers leave out the associations the token may not see, as the spec's 404 rule allows.
+    runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }], includeVisibleOnly: true },
     interceptors: [calls.interceptor],
   });
   engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "state.json"), config: config() });
@@ -101,6 +104,29 @@ describe("a token that may list but not act: destroy fails and forgets nothing; 
     await engine.destroy();
     expect(emulator.runTask.tasks()).toEqual([]);
   });
+});
+
+test("a token that may not see the workspace, on a service whose task include leaves out what it may not see: refresh and destroy of the association fail naming both ways out, and it stays", async () => {
+  const workspaceId = emulator.runTask.workspace("app-production").id;
+  await engine.up(
+    program({
+      runTasks: [{ resource: "scanner", args: { url: "https://hooks.example.com/scan" } }],
+      attachments: [{ resource: "attach", task: "scanner", args: { workspaceId, enforcementLevel: "mandatory" } }],
+    }),
+  );
+  engine.setConfig(config(TASKS_ONLY));
+  const bothWaysOut = [
+    `and so does the run task list of workspace ${workspaceId}: the token cannot see the workspace, or the workspace was deleted`,
+    "Use a token that may see the workspace",
+    "forget it with `pulumi state delete <URN>`",
+  ];
+  const refreshed = await engine.refresh().catch((e: Error) => e);
+  for (const words of bothWaysOut) expect((refreshed as Error).message).toContain(words);
+  expect(names()).toEqual(["attach", "scanner"]);
+  const destroyed = await engine.destroy().catch((e: Error) => e);
+  for (const words of bothWaysOut) expect((destroyed as Error).message).toContain(words);
+  expect(names()).toContain("attach");
+  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
 });
 
 test("a bare 404 from the snapshot service: refresh and destroy fail and keep the state", async () => {
