@@ -3,14 +3,15 @@ import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE } from "../resource";
 import { checkAndDiff } from "../tableProvider";
-import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
+import { ProviderError } from "../common/providerError";
+import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../adoptionNotice";
 import { checkSnapshotAutoConfig } from "./check";
 import { snapshotAutoConfigTable } from "./fields";
 import { diffSnapshotAutoConfigDetail } from "./diff";
-import { fromWire, secretValues, toWire, type SnapshotAutoConfigState } from "./wire";
-import { writePlan } from "./writePlan";
+import { fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import * as writes from "./writes";
 
 type Props = Record<string, unknown>;
 
@@ -23,13 +24,6 @@ function endpoints(): SnapshotEndpoints {
 function stateOf(inputs: Props): SnapshotAutoConfigState {
   const { __provider: _ignored, ...rest } = inputs;
   return { ...rest, name: String(rest.name), storageType: rest.storageType as SnapshotAutoConfigState["storageType"] };
-}
-
-/** Writes the configuration so that nothing `held` has and the program does not stays behind (`writePlan`). */
-async function write(api: SnapshotEndpoints, state: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined, secrets: string[]): Promise<void> {
-  const plan = writePlan(state, held);
-  if (plan.deleteFirst) await api.deleteConfig(state.name, secrets);
-  await api.writeConfig(state.name, plan.body, secrets);
 }
 
 function outputs(state: SnapshotAutoConfigState): Props {
@@ -56,14 +50,17 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   async create(inputs) {
     const state = stateOf(inputs);
     const api = endpoints();
-    const existing = await api.readConfig(state.name, secretValues(state));
+    const secrets = secretValues(state);
+    const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw new Error(
-        `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, ` + "or choose another name (it is not overwritten)",
+      throw new ProviderError(
+        "conflict",
+        `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, or choose another name (it is not overwritten)`,
       );
     }
-    // Adopted: whatever the configuration holds that the program does not set is cleared.
-    await write(api, state, existing, secretValues(state));
+    const writing = { api, state, secrets, inputs };
+    // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
+    await (existing ? writes.adopt(writing, existing) : writes.create(writing));
     return { id: state.name, outs: outputs(state) };
   },
 
@@ -78,7 +75,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   async update(_id, olds, news) {
     const state = stateOf(news);
     const old = stateOf(olds);
-    await write(endpoints(), state, toWire(old), [...secretValues(state), ...secretValues(old)]);
+    await writes.update({ api: endpoints(), state, secrets: [...secretValues(state), ...secretValues(old)], inputs: news }, old);
     return { outs: outputs(state) };
   },
 

@@ -175,6 +175,52 @@ describe("a snapshot service whose POST merges", () => {
     expect(held).toMatchObject({ storage_type: "local" });
   });
 
+  const local = (resource = "offsite", extra: Record<string, unknown> = {}) => ({
+    resource,
+    args: { name: "offsite", interval: 3600, pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 1000, ...extra },
+  });
+  /** A service that refuses the POSTs of local configurations. */
+  const refusingLocal = () =>
+    (calls.answers = [
+      (req, route) =>
+        req.method === "POST" &&
+        route.startsWith("/v1/sys/storage/raft/snapshot-auto/config") &&
+        (req.body as { storage_type?: string }).storage_type === "local"
+          ? { status: 400, body: { errors: ["storage backend refused the configuration"] } }
+          : undefined,
+    ]);
+  const original = () => program({ snapshots: [s3({ cloudAAccessKeyId: "AKIA0000", cloudASecretAccessKey: "s3cr3t-0000" })] });
+  /** After the failure: the service holds what it held before, and a refresh and an up of the original program change nothing. */
+  const unchanged = async (before: unknown) => {
+    expect(emulator.snapshot.configs.get("offsite")?.config).toEqual(before);
+    calls.reset();
+    await engine.refresh();
+    let steps: Step[] = [];
+    expect(await writesDuring(async () => (steps = await engine.up(original())))).toBe(0);
+    expect(ops(steps)).toEqual({ offsite: "same" });
+  };
+
+  test("a service that refuses the POST of a switch: the configuration it held is there afterwards; refresh and up of the original program write nothing", async () => {
+    await engine.up(original());
+    const before = structuredClone(emulator.snapshot.configs.get("offsite")!.config);
+    refusingLocal();
+    await expect(engine.up(program({ snapshots: [local()] }))).rejects.toThrow(
+      /HTTP 400.*storage backend refused the configuration.*the previous configuration was written back/,
+    );
+    await unchanged(before);
+  });
+
+  test("a service that refuses the POST of an adopt (the resource moved to a new name): the configuration it held is there afterwards; refresh and up of the original program write nothing", async () => {
+    await engine.up(original());
+    const before = structuredClone(emulator.snapshot.configs.get("offsite")!.config);
+    refusingLocal();
+    emulator.requests.reset();
+    await expect(engine.up(program({ snapshots: [local("offsite-moved", { adopt: true })] }))).rejects.toThrow(/HTTP 400/);
+    expect(emulator.requests.entries.filter((e) => e.method === "DELETE")).toEqual([]);
+    expect(names()).toEqual(["offsite"]);
+    await unchanged(before);
+  });
+
   test("removing cloudAS3Endpoint is one write, and then no diff, a refresh included", async () => {
     await engine.up(program({ snapshots: [s3({ cloudAS3Endpoint: "http://minio:9000" })] }));
     expect(await writesDuring(() => engine.up(program({ snapshots: [s3()] })))).toBe(1);
