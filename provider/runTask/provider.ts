@@ -1,4 +1,6 @@
 import { toPlainJson } from "../common/plainJson";
+import { messageOf, PartialFailure, withProviderText } from "../common/partialFailure";
+import { ProviderError } from "../common/providerError";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
@@ -43,7 +45,8 @@ function taskExists(s: RunTaskState): Error {
  * service then ignores the settings silently, which would leave the program claiming what is not so.
  */
 function globalUnsupported(s: RunTaskState): Error {
-  return new Error(
+  return new ProviderError(
+    "invalid",
     `organization "${s.organization}" does not support global run tasks (the service answered without global-configuration): ` +
       `remove \`global\` from RunTask "${s.name}", or enable the feature for the organization`,
   );
@@ -95,6 +98,27 @@ function globalOfCreate(s: RunTaskState, existing: ResourceObject | undefined): 
   return sameGlobal(reportedGlobal(existing), s.global) ? undefined : globalToSend(s.global);
 }
 
+/**
+ * The organization turned out not to support the global settings the program asks for, once the task was written.
+ * A task created for it is deleted, leaving nothing behind; where it cannot be (or was adopted, and so changed),
+ * it is recorded as the service holds it, without global settings (a partial failure), never left unrecorded.
+ */
+async function unsupportedAfterWrite(api: RunTaskEndpoints, s: RunTaskState, task: ResourceObject, inputs: Props, adopted: boolean): Promise<Error> {
+  const unsupported = globalUnsupported(s);
+  let kept = "it was adopted, and its other settings written";
+  if (!adopted) {
+    try {
+      await api.deleteTask(task.id);
+      return unsupported;
+    } catch (err) {
+      kept = `deleting the task made for it failed (${messageOf(err)})`;
+    }
+  }
+  const properties = withProviderText(toPlainJson({ ...s, global: undefined, taskId: task.id }) as Props, inputs);
+  const message = `${unsupported.message}. ${task.id}: ${kept}, so it is recorded without global settings`;
+  return new PartialFailure("invalid", message, task.id, properties);
+}
+
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
 export const runTaskProvider: ResourceProvider = {
   ...checkAndDiff(
@@ -118,11 +142,8 @@ export const runTaskProvider: ResourceProvider = {
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
     const write: TaskWrite = { hmacKey: s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
-    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) {
-      // Leave nothing behind: the task was created only to find the settings unsupported.
-      if (!existing) await api.deleteTask(task.id);
-      throw globalUnsupported(s);
-    }
+    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)
+      throw await unsupportedAfterWrite(api, s, task, inputs, existing !== undefined);
     return { id: task.id, outs: outputs(s, task, write.global) };
   },
 

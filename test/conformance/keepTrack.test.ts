@@ -116,7 +116,7 @@ test("a token that may not see the workspace, on a service whose task include le
   );
   engine.setConfig(config(TASKS_ONLY));
   const bothWaysOut = [
-    `and so does the run task list of workspace ${workspaceId}: the token cannot see the workspace, or the workspace was deleted`,
+    `and the run task list of workspace ${workspaceId} answers 404: the token cannot see the workspace, or the workspace was deleted`,
     "Use a token that may see the workspace",
     "forget it with `pulumi state delete <URN>`",
   ];
@@ -127,6 +127,30 @@ test("a token that may not see the workspace, on a service whose task include le
   for (const words of bothWaysOut) expect((destroyed as Error).message).toContain(words);
   expect(names()).toContain("attach");
   expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+});
+
+test("an association made (204) whose id the list cannot give is recorded by its task (the partial-failure answer); the next up updates it, a refresh finds its id", async () => {
+  const workspaceId = emulator.runTask.workspace("app-production").id;
+  const spec = (enforcementLevel: string) =>
+    program({
+      runTasks: [{ resource: "scanner", args: { url: "https://hooks.example.com/scan" } }],
+      attachments: [{ resource: "attach", task: "scanner", args: { workspaceId, enforcementLevel } }],
+    });
+  calls.answers = [
+    (req, route) =>
+      req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
+  ];
+  await expect(engine.up(spec("mandatory"))).rejects.toThrow(/was associated to workspace .* It is recorded by its task/);
+  const taskId = engine.state().get("scanner")!.id;
+  expect(engine.state().get("attach")).toMatchObject({
+    id: `${workspaceId}/${taskId}`,
+    initErrors: [expect.stringContaining("recorded by its task")],
+  });
+  calls.reset();
+  expect(ops(await engine.up(spec("advisory")))).toEqual({ scanner: "same", attach: "update" });
+  expect(emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "advisory" }]);
+  await engine.refresh();
+  expect(engine.state().get("attach")!.id).toBe(`${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}`);
 });
 
 test("a bare 404 from the snapshot service: refresh and destroy fail and keep the state", async () => {

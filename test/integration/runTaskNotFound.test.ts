@@ -128,7 +128,7 @@ describe("read and delete: gone only when a list that answers does not hold the 
     ]) {
       const err = await failure(attempt());
       expect(err.code).toBe("not_found");
-      expect(err.message).toMatch(/and so does the (task|run task) list of /);
+      expect(err.message).toMatch(/and so does the task list of |and the run task list of workspace \S+ answers 404/);
       expect(err.message).toContain("runtask:token / RUNTASK_TOKEN");
       expect(err.message).toContain("kept in the state");
     }
@@ -163,7 +163,7 @@ describe("read and delete: gone only when a list that answers does not hold the 
 describe("the object's parent deleted outside the program", () => {
   const bothWaysOut = (err: Error, workspaceId: string) => {
     expect(err.message).toContain(
-      `and so does the run task list of workspace ${workspaceId}: the token cannot see the workspace, or the workspace was deleted`,
+      `and the run task list of workspace ${workspaceId} answers 404: the token cannot see the workspace, or the workspace was deleted`,
     );
     expect(err.message).toContain("Use a token that may see the workspace (it needs the Manage Workspace Run Tasks permission");
     expect(err.message).toContain("runtask:token / RUNTASK_TOKEN");

@@ -88,3 +88,32 @@ test("a storage-type switch whose POST and write-back fail: recorded with the fa
   expect(ops(await engine.up([s3]))).toEqual({ nightly: "same" });
   await engine.destroy();
 });
+
+test("an association made (204) whose id the list cannot give: recorded by its task; the next up and a refresh find it", async () => {
+  const engine = engineFor();
+  const workspaceId = emulator.runTask.workspace("app", "acme").id;
+  const task = resource("runtask:index:RunTask", "scanner", { url: "https://hooks.example.com/scan" });
+  const attach = (enforcementLevel: string) =>
+    resource("runtask:index:WorkspaceRunTask", "attach", { workspaceId, taskId: "@id:scanner", enforcementLevel }, [task.urn]);
+  await engine.up([task]);
+  const taskId = engine.held(task.urn)!.id;
+  calls.answers.push((req, route) =>
+    req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
+  );
+  const err = await engine.up([task, attach("mandatory")]).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ResourceInitFailed);
+  expect(engine.held(attach("mandatory").urn)).toMatchObject({
+    id: `${workspaceId}/${taskId}`,
+    initErrors: [expect.stringContaining("It is recorded by its task")],
+  });
+  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+
+  calls.reset();
+  // Not refused "already attached": the next up updates the association it recorded.
+  expect(ops(await engine.up([task, attach("advisory")]))).toEqual({ scanner: "same", attach: "update" });
+  expect(emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "advisory" }]);
+  await engine.refresh();
+  expect(engine.held(attach("advisory").urn)!.id).toBe(`${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}`);
+  await engine.destroy();
+  expect(emulator.runTask.workspaceTasks()).toEqual([]);
+});

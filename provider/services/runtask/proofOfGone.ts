@@ -1,5 +1,6 @@
 import { hasCode } from "../../http/serviceError";
 import type { RunTaskEndpoints } from "./endpoints";
+import { relatedId, type ResourceObject } from "./jsonApi";
 import { FORGET_ADVICE, ORGANIZATION_SETTING, TOKEN_SETTING } from "./notFound";
 import { notProvenGone } from "./outcomes";
 
@@ -50,25 +51,43 @@ export async function requireTaskGone(api: RunTaskEndpoints, method: Verb, id: s
  */
 export async function requireAssociationGone(api: RunTaskEndpoints, method: Verb, workspaceId: string, id: string): Promise<void> {
   const call = `run task service: ${method} /workspaces/${workspaceId}/tasks/${id} answered 404`;
+  const ids = (await workspaceList(api, workspaceId, call)).map((w) => w.id);
+  if (!ids.includes(id)) return;
+  throw notProvenGone(
+    `${call}, but the run task list of workspace ${workspaceId} holds ${id}: the token may list the workspace's run tasks but not ` +
+      `${acting(method)} this association. It needs ${workspacePermission(workspaceId)}: use a token with it (${TOKEN_SETTING}); the ` +
+      "association is kept in the state",
+  );
+}
+
+/**
+ * The `wstask-` id of the association of `taskId` in the workspace, by the workspace's own list; undefined when the
+ * list answers without it (proof that it is gone). An association is known by its task where the create that made
+ * it could not learn its id (it is then recorded as `<workspace-id>/<task-id>`).
+ */
+export async function associationOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<string | undefined> {
+  const call = `run task service: the association of ${taskId} is known by its task, and workspace ${workspaceId} is asked for its id`;
+  return (await workspaceList(api, workspaceId, call)).find((w) => relatedId(w, "task") === taskId)?.id;
+}
+
+/** The workspace's run task list; where it cannot be read, an error that keeps the association in the state. */
+async function workspaceList(api: RunTaskEndpoints, workspaceId: string, call: string): Promise<ResourceObject[]> {
   const ws = `workspace ${workspaceId}`;
-  const permission = `the Manage Workspace Run Tasks permission on ${ws}, which the spec names for associating and dissociating run tasks`;
-  let ids: string[];
   try {
-    ids = (await api.listWorkspaceTasks(workspaceId)).items.map((w) => w.id);
+    return (await api.listWorkspaceTasks(workspaceId)).items;
   } catch (err) {
     if (!hasCode(err, "not_found")) throw notProvenGone(`${call}, and the run task list of ${ws} could not be read to tell: ${messageOf(err)}`, err);
     throw notProvenGone(
-      `${call}, and so does the run task list of ${ws}: the token cannot see the workspace, or the workspace was deleted, and the ` +
-        `association with it. The association is kept in the state. Use a token that may see the workspace (it needs ${permission}; ` +
-        `${TOKEN_SETTING}); or, if the workspace was deleted, ${FORGET_ADVICE}`,
+      `${call}, and the run task list of ${ws} answers 404: the token cannot see the workspace, or the workspace was deleted, and the ` +
+        `association with it. The association is kept in the state. Use a token that may see the workspace (it needs ` +
+        `${workspacePermission(workspaceId)}; ${TOKEN_SETTING}); or, if the workspace was deleted, ${FORGET_ADVICE}`,
       err,
     );
   }
-  if (!ids.includes(id)) return;
-  throw notProvenGone(
-    `${call}, but the run task list of ${ws} holds ${id}: the token may list the workspace's run tasks but not ${acting(method)} this ` +
-      `association. It needs ${permission}: use a token with it (${TOKEN_SETTING}); the association is kept in the state`,
-  );
+}
+
+function workspacePermission(workspaceId: string): string {
+  return `the Manage Workspace Run Tasks permission on workspace ${workspaceId}, which the spec names for associating and dissociating run tasks`;
 }
 
 function messageOf(err: unknown): string {
