@@ -1,5 +1,6 @@
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { credentialsConfig, type ServiceCredentials } from "../automation/stack";
+import { credentialsConfig } from "../automation/cliEnvironment";
+import type { ServiceCredentials } from "../automation/options";
 
 /** What the demo's program needs from its stack. */
 export interface DemoSettings {
@@ -19,6 +20,8 @@ export interface DemoSettings {
 export function demoStackConfig(s: DemoSettings): ConfigMap {
   const config: ConfigMap = {
     ...credentialsConfig(s.credentials),
+    "snapshot:token": { value: s.credentials.snapshot.token, secret: true },
+    "runtask:token": { value: s.credentials.runTask.token, secret: true },
     "demo:workspaceId": { value: s.workspaceId },
     "demo:snapshotPath": { value: s.snapshotPath },
     "demo:hmacKey": { value: s.hmacKey, secret: true },

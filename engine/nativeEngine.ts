@@ -27,6 +27,11 @@ export interface NativeResource {
   importId?: string;
   /** The name of an explicit provider resource of the program (`provider:` option); else the package's default one. */
   provider?: string;
+  /**
+   * Inputs the program computes once the engine hands it the ids and outputs of the resources they name (a YAML
+   * program's `${scanner.id}`), in place of `inputs`; `resources` answers for those in the state, by name.
+   */
+  evaluate?: (resources: (name: string) => { id: string; outputs: Props } | undefined) => Promise<Props>;
 }
 
 /** An explicit provider resource of the program: `new runtask.Provider("acme", { address, token, organization })`. */
@@ -201,7 +206,9 @@ export class NativeEngine {
         old = await this.importOf(resource, plugin);
         imported = true;
       }
-      const news = ignoringChanges(this.resolveIds(resource.inputs, preview), old?.inputs, resource.ignoreChanges);
+      const named = (name: string) => [...this.state.values()].find((h) => h.resource.name === name);
+      const given = resource.evaluate ? await resource.evaluate(named) : this.resolveIds(resource.inputs, preview);
+      const news = ignoringChanges(given, old?.inputs, resource.ignoreChanges);
       const inputs = configured ? await this.checked(plugin, resource, old?.inputs ?? {}, news) : news;
       // An object made or changed by a call that failed is kept with the reasons as its init errors (step.go).
       const recordingInitFailure = async <T>(call: Promise<T>, id?: string): Promise<T> => {

@@ -2,6 +2,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { JavaScriptValue, Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
 import { persistCompileCache } from "../provider/common/compileCache";
+import { SnapshotRunTaskError } from "../provider/common/errors";
 import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
 import { cancelCalls, setProviderContext, providerContext, withCallBound, type CallBound } from "../provider/context";
@@ -147,7 +148,12 @@ export class ProviderServer {
     setProviderContext({ config, tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
     // The configuration and the environment together, as calls will read them: a wrong setting stops the command here.
     const problems = settingProblems(this.pkg.service, config);
-    if (problems.length > 0) throw new Error(`${this.pkg.name}: the provider's settings are wrong: ${problems.map((p) => p.reason).join("; ")}`);
+    if (problems.length > 0) {
+      throw new SnapshotRunTaskError(
+        "invalid_setting",
+        `${this.pkg.name}: the provider's settings are wrong: ${problems.map((p) => p.reason).join("; ")}`,
+      );
+    }
     this.configured = true;
     return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
   }

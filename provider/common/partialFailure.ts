@@ -1,7 +1,9 @@
-import type { ErrorCode } from "../http/errorCode";
-import { ProviderError } from "./providerError";
+import { isBranded, SnapshotRunTaskError, type ErrorCode } from "./errors";
 
 type Props = Record<string, unknown>;
+
+/** Marks a `PartialFailure` of any copy of the package (see `SnapshotRunTaskError`). */
+const kPartialFailure = Symbol.for("pulumi-snapshot-runtask.error.partial-failure");
 
 /**
  * A create or update that failed after its object was made or changed: the engine's partial-failure answer
@@ -11,7 +13,12 @@ type Props = Record<string, unknown>;
  * The SDK's dynamic provider plugin packs a thrown error that has `id`, `properties` and `reasons` this way; the
  * provider plugins do the same (plugin/server.ts).
  */
-export class PartialFailure extends ProviderError {
+export class PartialFailure extends SnapshotRunTaskError {
+  static override [Symbol.hasInstance](instance: unknown): boolean {
+    return isBranded(instance, kPartialFailure);
+  }
+
+  readonly [kPartialFailure] = true;
   /** What the engine shows as the step's error (it drops the message for the reasons). */
   readonly reasons: string[];
 
@@ -42,8 +49,4 @@ export function withProviderText(outputs: Props, inputs: Props): Props {
 export function codeOf(err: unknown): ErrorCode {
   const code = (err as { code?: unknown } | undefined)?.code;
   return typeof code === "string" ? (code as ErrorCode) : "server_error";
-}
-
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

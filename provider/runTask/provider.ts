@@ -1,6 +1,6 @@
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
-import { messageOf, PartialFailure, withProviderText } from "../common/partialFailure";
-import { ProviderError } from "../common/providerError";
+import { PartialFailure, withProviderText } from "../common/partialFailure";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
@@ -34,7 +34,7 @@ function secretsOf(write: TaskWrite): string[] {
   return write.hmacKey ? [write.hmacKey] : [];
 }
 
-function taskExists(s: RunTaskState): Error {
+function taskExists(s: RunTaskState): SnapshotRunTaskError {
   return refusedCreate(
     `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
   );
@@ -44,9 +44,9 @@ function taskExists(s: RunTaskState): Error {
  * The organization answers without `global-configuration` where it lacks the global run tasks feature; the
  * service then ignores the settings silently, which would leave the program claiming what is not so.
  */
-function globalUnsupported(s: RunTaskState): Error {
-  return new ProviderError(
-    "invalid",
+function globalUnsupported(s: RunTaskState): SnapshotRunTaskError {
+  return new SnapshotRunTaskError(
+    "unsupported",
     `organization "${s.organization}" does not support global run tasks (the service answered without global-configuration): ` +
       `remove \`global\` from RunTask "${s.name}", or enable the feature for the organization`,
   );

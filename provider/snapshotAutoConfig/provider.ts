@@ -1,9 +1,9 @@
+import { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE } from "../resource";
 import { checkAndDiff } from "../tableProvider";
-import { ProviderError } from "../common/providerError";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../adoptionNotice";
@@ -53,7 +53,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const secrets = secretValues(state);
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw new ProviderError(
+      throw new SnapshotRunTaskError(
         "conflict",
         `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, or choose another name (it is not overwritten)`,
       );

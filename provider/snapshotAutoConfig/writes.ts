@@ -1,6 +1,6 @@
 import { toPlainJson } from "../common/plainJson";
-import { codeOf, messageOf, PartialFailure, withProviderText } from "../common/partialFailure";
-import { ProviderError } from "../common/providerError";
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
+import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { diffSnapshotAutoConfigDetail } from "./diff";
@@ -178,5 +178,5 @@ function outputs(state: SnapshotAutoConfigState): Props {
 /** The failure, with what it left said after it. */
 function withNote(err: unknown, note: string): Error {
   if (err instanceof ServiceError) return err.with({ advice: err.advice ? `${err.advice}; ${note}` : note });
-  return new ProviderError(codeOf(err), `${messageOf(err)}; ${note}`, { cause: err });
+  return new SnapshotRunTaskError(codeOf(err), `${messageOf(err)}; ${note}`, { cause: err });
 }

@@ -1,11 +1,11 @@
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { refusedCreate } from "../services/runtask/outcomes";
 import { associationOfTask, requireAssociationGone } from "../services/runtask/proofOfGone";
-import { codeOf, messageOf, PartialFailure, withProviderText } from "../common/partialFailure";
-import { ProviderError } from "../common/providerError";
+import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
@@ -22,7 +22,7 @@ function stateOf(props: Props): WorkspaceRunTaskState {
   return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
 }
 
-function alreadyAttached(s: WorkspaceRunTaskState): Error {
+function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
   return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
 }
 
@@ -151,7 +151,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const api = runTaskEndpoints();
     const at = await located(api, id, s);
     if (!at) {
-      throw new ProviderError(
+      throw new SnapshotRunTaskError(
         "not_found",
         `run task service: workspace ${s.workspaceId} holds no association of task ${s.taskId}: it was deleted outside the program ` +
           "(`pulumi refresh` drops it from the state, then `pulumi up` attaches the task again)",
