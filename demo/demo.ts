@@ -10,7 +10,7 @@ import type { StackConfig } from "../engine";
 import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
 import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/services/snapshot/settings";
-import { credentialsConfig } from "../automation/stack";
+import { credentialsConfig } from "../automation/cliEnvironment";
 import type { Deployment, DeploymentContext } from "./deployment";
 import type { DemoOptions, ProgramOptions } from "./options";
 import { projectMain, REPO, stageProject } from "./stage";
