@@ -116,7 +116,7 @@ async function unsupportedAfterWrite(api: RunTaskEndpoints, s: RunTaskState, tas
   }
   const properties = withProviderText(toPlainJson({ ...s, global: undefined, taskId: task.id }) as Props, inputs);
   const message = `${unsupported.message}. ${task.id}: ${kept}, so it is recorded without global settings`;
-  return new PartialFailure("invalid", message, task.id, properties);
+  return new PartialFailure("unsupported", message, task.id, properties);
 }
 
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */

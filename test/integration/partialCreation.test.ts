@@ -94,7 +94,7 @@ describe("a task created with global settings the organization does not support"
   test("is deleted again where it can be: nothing is left, nothing recorded", async () => {
     const err = await failure(tasks.create(await checked(tasks, scanner)));
     expect(err).not.toBeInstanceOf(PartialFailure);
-    expect(err.code).toBe("invalid");
+    expect(err.code).toBe("unsupported");
     expect(emulator.runTask.tasks()).toEqual([]);
   });
 
