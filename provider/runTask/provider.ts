@@ -133,6 +133,7 @@ export const runTaskProvider: ResourceProvider = {
           const task = await findByName(runTaskEndpoints(), s.organization, s.name);
           return task && { found: `${task.id} in organization "${s.organization}"`, state: taskFromWire(task, {}) };
         },
+        alwaysWritten: () => ["hmacKey"],
       }),
   ),
 
@@ -140,7 +141,8 @@ export const runTaskProvider: ResourceProvider = {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
-    const write: TaskWrite = { hmacKey: s.hmacKey, global: globalOfCreate(s, existing) };
+    // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
+    const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)
       throw await unsupportedAfterWrite(api, s, task, inputs, existing !== undefined);

@@ -10,7 +10,7 @@ import { noticeAdoption } from "../adoptionNotice";
 import { checkSnapshotAutoConfig } from "./check";
 import { snapshotAutoConfigTable } from "./fields";
 import { diffSnapshotAutoConfigDetail } from "./diff";
-import { fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
 import * as writes from "./writes";
 
 type Props = Record<string, unknown>;
@@ -44,6 +44,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
           const wire = await endpoints().readConfig(name, secretValues(i));
           return wire && { found: `configuration "${name}"`, state: fromWire(name, wire, {}) };
         },
+        alwaysWritten: (i) => credentialArgsOf(String(i.storageType)),
       }),
   ),
 

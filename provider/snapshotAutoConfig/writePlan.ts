@@ -20,17 +20,17 @@ export interface WritePlan {
  * are cleared: a service may merge. So that no setting the program no longer has can stay behind on one that
  * does, whatever it holds (`held`: the state's last write, or what an adopted configuration holds) is cleared:
  * - a key of the selected storage type that the program no longer sets is sent with the value that means unset
- *   (`""` for a string, `false` for a switch), in the same POST; so is each key of `unseen` the body leaves out
- *   (credentials a service that masks them never shows in a read);
+ *   (`""` for a string, `false` for a switch), in the same POST; so is each argument of `unseen` the body leaves
+ *   out (credentials a service that masks them never shows in a read);
  * - where a key has no such value (an enumeration such as `cloudB_auth_mode`), or another storage type's keys
  *   are held (a storage type switch), the configuration must be deleted and written afresh (`rewrite`). Who
  *   writes it decides the order and what is written back when a step fails (`writes.ts`).
  */
 export function writePlan(desired: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined, unseen: readonly string[] = []): WritePlan {
   const body = toWire(desired);
-  for (const wire of unseen) {
-    const field = byWire.get(wire);
-    if (body[wire] === undefined && field?.group === desired.storageType) body[wire] = unsetValue(field);
+  for (const arg of unseen) {
+    const field = (fields as FieldTable)[arg];
+    if (field?.wire && field.group === desired.storageType && body[field.wire] === undefined) body[field.wire] = unsetValue(field);
   }
   if (held === undefined) return { body };
   if (held.storage_type !== undefined && held.storage_type !== desired.storageType) {
@@ -45,11 +45,6 @@ export function writePlan(desired: SnapshotAutoConfigState, held: SnapshotConfig
     body[wire] = clear;
   }
   return { body };
-}
-
-/** Wire names of the credentials of a storage type: what an adopt clears when the program sets none. */
-export function credentialsOf(storageType: string): string[] {
-  return Object.values(fields as FieldTable).flatMap((f) => (f.secret && f.group === storageType && f.wire ? [f.wire] : []));
 }
 
 const byWire = new Map(Object.values(fields as FieldTable).flatMap((f) => (f.wire ? [[f.wire, f] as const] : [])));

@@ -4,8 +4,8 @@ import { codeOf, PartialFailure, withProviderText } from "../common/partialFailu
 import { ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { diffSnapshotAutoConfigDetail } from "./diff";
-import { fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
-import { credentialsOf, writePlan } from "./writePlan";
+import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
+import { writePlan } from "./writePlan";
 
 type Props = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export async function create(w: Writing): Promise<void> {
  * recorded either way (a partial failure), so that the next `up` finishes the job.
  */
 export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void> {
-  const plan = writePlan(w.state, held, credentialsOf(w.state.storageType));
+  const plan = writePlan(w.state, held, credentialArgsOf(w.state.storageType));
   try {
     await w.api.writeConfig(w.state.name, plan.body, w.secrets);
   } catch (err) {
