@@ -30,6 +30,15 @@ export interface RunTaskEmulatorOptions {
    */
   tokens?: Record<string, TokenGrant>;
   /**
+   * Which reading of the spec the service follows where its tables and its samples differ. `"tables"`, the default:
+   * as the tables say, `enabled` a JSON boolean, show carrying `global-configuration` (the attribute list of a
+   * response document), the HMAC key read from `hmac-key`, associate answering 204 (the status table). `"samples"`:
+   * as the samples show, `enabled` rendered "true"/"false", show without `global-configuration`, the key read from
+   * `hmac_key` (the create and update sample bodies), associate answering 201 with the association's document. The
+   * options of each of these, where given, win over the profile.
+   */
+  shapes?: "tables" | "samples";
+  /**
    * How the associate call (`POST /workspaces/:id/tasks`) answers: `"204"` with no body, the default, as the
    * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
    */
@@ -62,6 +71,12 @@ export interface RunTaskEmulatorOptions {
   pageSizeAboveMax?: "clamp" | "reject";
   /** The status of that refusal: 400 (a bad query parameter, as JSON:API advises), the default, or 422. */
   pageSizeRejectStatus?: 400 | 422;
+  /**
+   * The attribute a task's HMAC key is read from: `"hmac-key"`, the default, as the attribute table spells it; or
+   * `"hmac_key"`, as the spec's create and update sample bodies do. The other spelling is ignored, as a service
+   * ignores an attribute it does not know. Answers carry `"hmac-key": null` either way.
+   */
+  hmacKeyAttribute?: "hmac-key" | "hmac_key";
   /**
    * Render `enabled` as the strings "true"/"false", as the spec's samples do, and take those strings back in
    * `enabled` and `global-configuration.enabled`. Default false: booleans only, both ways, as the spec types them.
@@ -121,11 +136,13 @@ export class RunTaskService {
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
     this.tokens = options.tokens ?? { [DEFAULT_RUNTASK_TOKEN]: FULL_GRANT };
+    const samples = oneOf("shapes", options.shapes, ["tables", "samples"] as const) === "samples";
     const ctx: RouteContext = {
       store: this.store,
-      render: { enabledAsString: options.enabledAsString, reverseStages: options.reverseStages },
-      associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
-      showGlobalConfiguration: options.showGlobalConfiguration !== false,
+      render: { enabledAsString: options.enabledAsString ?? samples, reverseStages: options.reverseStages },
+      associateResponse: oneOf("associateResponse", options.associateResponse ?? (samples ? "201" : undefined), ["204", "201"] as const),
+      showGlobalConfiguration: options.showGlobalConfiguration ?? !samples,
+      hmacKeyAttribute: oneOf("hmacKeyAttribute", options.hmacKeyAttribute ?? (samples ? "hmac_key" : undefined), ["hmac-key", "hmac_key"] as const),
       includeVisibleOnly: options.includeVisibleOnly === true,
       paging: {
         max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),

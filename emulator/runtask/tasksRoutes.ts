@@ -53,7 +53,7 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!store.organizations.has(org) || !allows(grant, "owner", org)) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org), stringBooleans);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org), stringBooleans, ctx.hmacKeyAttribute);
     if (errs.length === 0) errs.push(...nameTaken(org, fields.name));
     if (errs.length > 0) return errors(422, ...errs);
     return taskDocument(201, store.addTask({ ...fields, organization: org }), [], grant);
@@ -90,7 +90,7 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!task) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization), stringBooleans);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization), stringBooleans, ctx.hmacKeyAttribute);
     if (errs.length === 0) errs.push(...nameTaken(task.organization, fields.name, task.id));
     if (errs.length > 0) return errors(422, ...errs);
     Object.assign(task, fields);
