@@ -155,7 +155,8 @@ export const runTaskProvider: ResourceProvider = {
     const importing = isImport(props);
     const { id, organization } = importing ? await taskIdOfImport(api, readId) : { id: readId, organization: undefined };
     const prior = stateOf({ organization, ...props });
-    const found = await api.showTask(id);
+    // Global settings a show leaves out are read from the list, where they matter: an import, or a state that has some.
+    const found = importing || prior.global !== undefined ? await api.showTaskWithGlobal(id) : await api.showTask(id);
     if (!found) {
       await requireGoneTask(api, id, prior, "GET");
       return GONE;

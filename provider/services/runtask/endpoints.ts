@@ -5,7 +5,7 @@ import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
 import { explainNotFound, organizationProbe, workspaceProbe, type ParentProbe } from "./explainNotFound";
 import { SERVICE_NOT_FOUND } from "./notFound";
-import { resourceOf, type ResourceObject } from "./jsonApi";
+import { relatedId, resourceOf, type ResourceObject } from "./jsonApi";
 import { resolveRunTaskSettings } from "./settings";
 
 /** A JSON:API body to send: the resource's type, its attributes, and its relationships where it has some. */
@@ -44,6 +44,20 @@ export class RunTaskEndpoints {
     const res = await this.http.request("GET", path, { query: { include }, ...SERVICE_NOT_FOUND });
     if (res.status === 404) return undefined;
     return { task: this.documentOf("GET", path, res, "tasks"), included: (res.body as { included?: unknown })?.included };
+  }
+
+  /**
+   * As `showTask`, with the task's global settings where its show leaves `global-configuration` out (the spec's
+   * show sample does): from its item in its organization's list, whose answers carry them. Unchanged where the list
+   * has none either (an organization without the global run tasks feature).
+   */
+  async showTaskWithGlobal(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
+    const found = await this.showTask(id, include);
+    const organization = found && relatedId(found.task, "organization");
+    if (!found || !organization || found.task.attributes["global-configuration"] !== undefined) return found;
+    const listed = (await this.listTasks(organization)).items.find((t) => t.id === id)?.attributes["global-configuration"];
+    if (listed === undefined) return found;
+    return { ...found, task: { ...found.task, attributes: { ...found.task.attributes, "global-configuration": listed } } };
   }
 
   /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
