@@ -116,7 +116,7 @@ describe("program-side run task functions", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const http = new RunTaskHttp({ address: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: "t", tls: {} });
-      await http.listAll("/organizations/o/tasks", { include: "workspace_tasks" });
+      await http.listAll("/organizations/o/tasks", "tasks", { include: "workspace_tasks" });
       expect(urls).toEqual([1, 2, 3].map((n) => `/api/v2/organizations/o/tasks?include=workspace_tasks&page%5Bnumber%5D=${n}&page%5Bsize%5D=100`));
     } finally {
       server.close();
