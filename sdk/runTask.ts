@@ -1,12 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { runTaskTable } from "../provider/runTask/fields";
+import type { RunTaskGlobal } from "../provider/runTask/globalSettings";
 import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocabulary";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import provider = require("./shims/runTask");
-import type { ArgsMatchTable } from "./tableCheck";
+import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
-export type { EnforcementLevel, Stage };
+export type { EnforcementLevel, RunTaskGlobal, Stage };
 
 /** The spec's `global-configuration`: the task applied to every workspace of the organization. */
 export interface RunTaskGlobalArgs {
@@ -47,12 +48,6 @@ export interface RunTaskArgs {
 
 assertType<ArgsMatchTable<RunTaskArgs, typeof runTaskTable>>(true);
 
-export interface RunTaskGlobal {
-  enabled: boolean;
-  stages?: Stage[];
-  enforcementLevel?: EnforcementLevel;
-}
-
 const OUTPUT_KEYS = outputKeys(runTaskTable.fields);
 const SECRET_ARGS = secretArgs(runTaskTable.fields);
 
@@ -67,6 +62,7 @@ export class RunTask extends pulumi.dynamic.Resource {
   declare readonly enabled: pulumi.Output<boolean>;
   /** The global settings the service holds (absent where the organization lacks the feature). */
   declare readonly global: pulumi.Output<RunTaskGlobal | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** The `task-...` id, the same as the resource id. */
   declare readonly taskId: pulumi.Output<string>;
 
@@ -85,3 +81,5 @@ export class RunTask extends pulumi.dynamic.Resource {
     );
   }
 }
+
+assertType<OutputsMatchTable<RunTask, typeof runTaskTable>>(true);

@@ -4,7 +4,7 @@ import type { StorageType } from "../provider/snapshotAutoConfig/storageTypes";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import provider = require("./shims/snapshotAutoConfig");
-import type { ArgsMatchTable } from "./tableCheck";
+import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export type { StorageType };
 
@@ -113,11 +113,12 @@ export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
   declare readonly cloudCDisableTls: pulumi.Output<boolean | undefined>;
   declare readonly cloudBContainerName: pulumi.Output<string | undefined>;
   declare readonly cloudBAccountName: pulumi.Output<string | undefined>;
-  declare readonly cloudBAuthMode: pulumi.Output<string | undefined>;
+  declare readonly cloudBAuthMode: pulumi.Output<"shared" | "managed" | undefined>;
   declare readonly cloudBAccountKey: pulumi.Output<string | undefined>;
   declare readonly cloudBClientId: pulumi.Output<string | undefined>;
   declare readonly cloudBBlobEnvironment: pulumi.Output<string | undefined>;
   declare readonly cloudBEndpoint: pulumi.Output<string | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: SnapshotAutoConfigArgs, opts?: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
@@ -134,3 +135,5 @@ export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
     );
   }
 }
+
+assertType<OutputsMatchTable<SnapshotAutoConfig, typeof snapshotAutoConfigTable>>(true);

@@ -4,7 +4,7 @@ import { outputKeys } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
 import provider = require("./shims/workspaceRunTask");
-import type { ArgsMatchTable } from "./tableCheck";
+import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export interface WorkspaceRunTaskArgs {
   /** The workspace (`ws-...`). Changing it replaces the association. */
@@ -32,7 +32,8 @@ export class WorkspaceRunTask extends pulumi.dynamic.Resource {
   declare readonly enforcementLevel: pulumi.Output<EnforcementLevel>;
   declare readonly stages: pulumi.Output<Stage[]>;
   /** @deprecated The first of `stages`, as the service reports it. */
-  declare readonly stage: pulumi.Output<Stage>;
+  declare readonly stage: pulumi.Output<Stage | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** The `wstask-...` id, the same as the resource id. */
   declare readonly workspaceTaskId: pulumi.Output<string>;
 
@@ -45,3 +46,5 @@ export class WorkspaceRunTask extends pulumi.dynamic.Resource {
     super(provider, name, props, opts, "runtask", "WorkspaceRunTask");
   }
 }
+
+assertType<OutputsMatchTable<WorkspaceRunTask, typeof workspaceRunTaskTable>>(true);

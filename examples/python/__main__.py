@@ -1,8 +1,8 @@
 """A run task attached to the workspaces listed in stack config, and a daily snapshot configuration."""
 
 import pulumi
-import pulumi_runtask as runtask
-import pulumi_snapshot as snapshot
+import pulumi_snapshot_runtask_runtask as runtask
+import pulumi_snapshot_runtask_snapshot as snapshot
 
 config = pulumi.Config()
 

@@ -38,6 +38,33 @@ export interface PackageSchema {
   types: Record<string, ObjectSpec>;
   resources: Record<string, ResourceSpec>;
   functions: Record<string, { description?: string; inputs?: ObjectSpec; outputs: ObjectSpec }>;
+  language: LanguageSpecs;
+}
+
+/** What Pulumi's code generators take from a schema's `language` section (`pkg/codegen/<language>/importer.go`). */
+export interface LanguageSpecs {
+  nodejs: { packageName: string; respectSchemaVersion: true };
+  python: { packageName: string; respectSchemaVersion: true; pyproject: { enabled: true } };
+  go: { importBasePath: string; respectSchemaVersion: true };
+  csharp: { rootNamespace: string; respectSchemaVersion: true };
+}
+
+/** This npm package's name: every generated SDK is named after it, then after its plugin. */
+const OUR_NAME = "pulumi-snapshot-runtask";
+
+/**
+ * The names of the SDKs that `pulumi package gen-sdk`, `pulumi package add` and `packages:` generate for a plugin.
+ * Left out, the generators name them in Pulumi's own namespace (`@pulumi/runtask`, `pulumi_runtask`,
+ * `github.com/pulumi/pulumi-runtask/sdk/go/runtask`, `Pulumi.Runtask`), which is not ours. The Go path names no
+ * host: the generated module is used through the `replace` that `pulumi package add` writes.
+ */
+export function languageSpecs(plugin: string): LanguageSpecs {
+  return {
+    nodejs: { packageName: `${OUR_NAME}-${plugin}`, respectSchemaVersion: true },
+    python: { packageName: `${OUR_NAME.replace(/-/g, "_")}_${plugin}`, respectSchemaVersion: true, pyproject: { enabled: true } },
+    go: { importBasePath: `${OUR_NAME}/sdk/go/${plugin}`, respectSchemaVersion: true },
+    csharp: { rootNamespace: "PulumiSnapshotRunTask", respectSchemaVersion: true },
+  };
 }
 
 /** Where a property's description comes from: an interface (or class) of a source file. */
@@ -70,6 +97,7 @@ export function buildSchema(pkg: PackageDefinition, version: string, docs: DocCo
     types,
     resources: Object.fromEntries(pkg.resources.map((r) => [r.token, builder.resource(r)])),
     functions: Object.fromEntries(pkg.functions.map((f) => [f.token, builder.function(f)])),
+    language: languageSpecs(pkg.name),
   };
   return schema;
 }

@@ -1,14 +1,28 @@
+import * as pulumi from "@pulumi/pulumi";
 import { getSnapshotStatus as getStatus, listSnapshotAutoConfigs as listConfigs, type SnapshotStatus } from "../../provider/functions/snapshot";
 import { programConfig } from "../programConfig";
+import type { OutputArgs } from "./outputArgs";
 
 export type { SnapshotStatus };
 
+export type GetSnapshotStatusArgs = { name: string };
+
 /** The snapshot status of a configuration; fails when no configuration has that name. */
-export function getSnapshotStatus(args: { name: string }): Promise<SnapshotStatus> {
+export function getSnapshotStatus(args: GetSnapshotStatusArgs): Promise<SnapshotStatus> {
   return getStatus(args, programConfig);
+}
+
+/** `getSnapshotStatus` of arguments that may be Outputs (a `SnapshotAutoConfig`'s name, say): its result as an Output. */
+export function getSnapshotStatusOutput(args: pulumi.Input<OutputArgs<GetSnapshotStatusArgs>>): pulumi.Output<SnapshotStatus> {
+  return pulumi.output(args).apply((plain) => getSnapshotStatus(plain));
 }
 
 /** Names of every automated snapshot configuration (empty when there are none). */
 export function listSnapshotAutoConfigs(): Promise<string[]> {
   return listConfigs(programConfig);
+}
+
+/** `listSnapshotAutoConfigs`, its result as an Output. */
+export function listSnapshotAutoConfigsOutput(): pulumi.Output<string[]> {
+  return pulumi.output(listSnapshotAutoConfigs());
 }

@@ -120,10 +120,13 @@ describe("examples/python", () => {
   const dir = join(REPO, "examples/python");
   const source = readFileSync(join(dir, "__main__.py"), "utf8");
 
-  test("the packages are the plugins this package ships", () => {
+  test("the packages are the plugins this package ships, imported by the names their schemas give the SDKs", () => {
     const project = yaml.load(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
     expect(project.runtime.name).toBe("python");
     expect(Object.keys(project.packages).sort()).toEqual(["runtask", "snapshot"]);
+    for (const pkg of ["runtask", "snapshot"] as const) {
+      expect(source).toContain(`import ${schemas[pkg].language.python.packageName} as ${pkg}\n`);
+    }
   });
 
   test("every class, keyword argument, function and output it uses is in the schema", () => {

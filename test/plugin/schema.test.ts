@@ -54,6 +54,21 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     }
   });
 
+  test("language sections name the generated SDKs for Node.js, Python, Go and .NET after this package, not in Pulumi's namespace", () => {
+    const { nodejs, python, go, csharp } = schema.language;
+    expect([nodejs.packageName, python.packageName, go.importBasePath, csharp.rootNamespace]).toEqual([
+      `pulumi-snapshot-runtask-${name}`,
+      `pulumi_snapshot_runtask_${name}`,
+      `pulumi-snapshot-runtask/sdk/go/${name}`,
+      "PulumiSnapshotRunTask",
+    ]);
+    // What the generators would choose without them: Pulumi's own packages.
+    expect(nodejs.packageName).not.toMatch(/^@pulumi\//);
+    expect(python.packageName).not.toBe(`pulumi_${name}`);
+    expect(go.importBasePath).not.toMatch(/^github\.com\/pulumi\//);
+    expect(csharp.rootNamespace).not.toBe("Pulumi");
+  });
+
   test("the secrets of the tables and the token are declared secret", () => {
     for (const r of pkg.resources) {
       const declared = Object.entries<any>(schema.resources[r.token].inputProperties)
