@@ -10,3 +10,5 @@ export {
   type RunTaskInfo,
   type WorkspaceRunTaskInfo,
 } from "./functions/runTask";
+export { SnapshotRunTaskError, hasCode, type ErrorCode } from "../provider/common/errors";
+export { ServiceError } from "../provider/http/serviceError";

@@ -4,6 +4,10 @@
  */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
+/**
+ * The provider's results are built from JSON answers and checked arguments: a value JSON cannot hold breaks an
+ * invariant of the provider, not something a user set, hence plain `TypeError`s.
+ */
 export function toPlainJson(value: unknown): Json {
   if (value === null) return null;
   if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(toPlainJson);

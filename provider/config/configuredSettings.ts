@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "./lookup";
 import { settingProblems } from "./serviceSettings";
 import { RUNTASK_SERVICE } from "../services/runtask/settings";
@@ -10,5 +11,7 @@ import { SNAPSHOT_SERVICE } from "../services/snapshot/settings";
  */
 export function requireValidSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): void {
   const problems = [...settingProblems(SNAPSHOT_SERVICE, lookup, env), ...settingProblems(RUNTASK_SERVICE, lookup, env)];
-  if (problems.length > 0) throw new Error(`the provider's settings are wrong: ${problems.map((p) => p.reason).join("; ")}`);
+  if (problems.length > 0) {
+    throw new SnapshotRunTaskError("invalid_setting", `the provider's settings are wrong: ${problems.map((p) => p.reason).join("; ")}`);
+  }
 }

@@ -1,4 +1,5 @@
 import ms from "ms";
+import { SnapshotRunTaskError } from "../common/errors";
 
 /** `true`/`false`/`1`/`0`/`yes`/`no`, as users write them in config and environment. */
 export function parseBooleanSetting(name: string, value: string | undefined): boolean | undefined {
@@ -6,7 +7,7 @@ export function parseBooleanSetting(name: string, value: string | undefined): bo
   const v = value.trim().toLowerCase();
   if (["1", "true", "yes", "on"].includes(v)) return true;
   if (["0", "false", "no", "off"].includes(v)) return false;
-  throw new Error(`${name}: expected true or false, got "${value}"`);
+  throw new SnapshotRunTaskError("invalid_setting", `${name}: expected true or false, got "${value}"`);
 }
 
 /** A duration in milliseconds: plain seconds (`60`) or a duration string (`60s`, `2m`). */
@@ -15,7 +16,7 @@ export function parseDurationSetting(name: string, value: string | undefined): n
   const v = value.trim();
   const millis = /^\d+(\.\d+)?$/.test(v) ? Number(v) * 1000 : ms(v as ms.StringValue);
   if (typeof millis !== "number" || !Number.isFinite(millis) || millis <= 0) {
-    throw new Error(`${name}: expected seconds or a duration such as "30s", got "${value}"`);
+    throw new SnapshotRunTaskError("invalid_setting", `${name}: expected seconds or a duration such as "30s", got "${value}"`);
   }
   return millis;
 }
@@ -23,6 +24,6 @@ export function parseDurationSetting(name: string, value: string | undefined): n
 export function parseCountSetting(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  if (!/^\d+$/.test(v)) throw new Error(`${name}: expected a whole number, got "${value}"`);
+  if (!/^\d+$/.test(v)) throw new SnapshotRunTaskError("invalid_setting", `${name}: expected a whole number, got "${value}"`);
   return Number(v);
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { SnapshotRunTaskError } from "../common/errors";
 import { isUnknown } from "../common/unknown";
 import type { TlsSettings } from "../http/tls";
 import { settingFrom, type ConfigLookup, type SettingValue } from "./lookup";
@@ -72,7 +73,10 @@ export function resolveServiceSettings<N extends string>(
   const unknown = raw.find((r) => r && isUnknown(r.value));
   if (unknown) {
     // A provider whose settings come from resources not made yet (a preview): nothing is sent until they are known.
-    throw new Error(`${d.service}: ${unknown.from} is not known yet (it comes from a resource to be made); nothing is sent until it is`);
+    throw new SnapshotRunTaskError(
+      "missing_setting",
+      `${d.service}: ${unknown.from} is not known yet (it comes from a resource to be made); nothing is sent until it is`,
+    );
   }
   const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as RawSettings);
   resolved.set(cacheKey, settings);
@@ -142,16 +146,21 @@ export function readCaBundle(from: string, path: string): string {
       pem = readFileSync(path, "utf8");
     } catch (err) {
       const code = (err as { code?: string }).code;
-      throw new Error(`${from}: cannot read the CA bundle "${path}"${code ? ` (${code})` : ""}: give the path of a readable PEM file`);
+      throw new SnapshotRunTaskError(
+        "invalid_setting",
+        `${from}: cannot read the CA bundle "${path}"${code ? ` (${code})` : ""}: give the path of a readable PEM file`,
+        { cause: err },
+      );
     }
     bundles.set(path, pem);
   }
   return pem;
 }
 
-function missingSetting<N extends string>(d: ServiceDescription<N>, name: "address" | "token", what: string): Error {
+function missingSetting<N extends string>(d: ServiceDescription<N>, name: "address" | "token", what: string): SnapshotRunTaskError {
   const { key, env, secret } = d.settings[name];
-  return new Error(
+  return new SnapshotRunTaskError(
+    "missing_setting",
     `${d.service} ${name} is not set: run \`pulumi config set ${key}${secret ? " --secret" : ""} <value>\` (${what}), or set the environment variable ${env}`,
   );
 }

@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
 import type { RunTaskGlobal } from "../runTask/globalSettings";
 import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
@@ -95,7 +96,11 @@ function recordOf(task: ResourceObject, included: unknown): RunTaskRecord {
 
 function organizationOf(given: string | undefined, config: ConfigLookup, fn: string): string {
   const org = given ?? defaultOrganization(config);
-  if (!org) throw new Error(`${fn}: no organization: pass one, or set stack config runtask:organization or RUNTASK_ORGANIZATION`);
+  if (!org)
+    throw new SnapshotRunTaskError(
+      "missing_setting",
+      `${fn}: no organization: pass one, or set stack config runtask:organization or RUNTASK_ORGANIZATION`,
+    );
   return org;
 }
 
@@ -103,16 +108,16 @@ function organizationOf(given: string | undefined, config: ConfigLookup, fn: str
 export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord> {
   const api = runTaskEndpoints(config, tuning);
   if (args.id !== undefined) {
-    if (args.name !== undefined) throw new Error("getRunTask: give either id or name, not both");
+    if (args.name !== undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give either id or name, not both");
     const found = await api.showTask(args.id, "workspace_tasks");
-    if (!found) throw new Error(`getRunTask: no run task ${args.id} (missing or not authorized)`);
+    if (!found) throw new SnapshotRunTaskError("not_found", `getRunTask: no run task ${args.id} (missing or not authorized)`);
     return recordOf(found.task, found.included);
   }
-  if (args.name === undefined) throw new Error("getRunTask: give id or name");
+  if (args.name === undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give id or name");
   const organization = organizationOf(args.organization, config, "getRunTask");
   const list = await api.listTasks(organization, "workspace_tasks");
   const task = list.items.find((t) => t.attributes.name === args.name);
-  if (!task) throw new Error(`getRunTask: no run task named "${args.name}" in organization "${organization}"`);
+  if (!task) throw new SnapshotRunTaskError("not_found", `getRunTask: no run task named "${args.name}" in organization "${organization}"`);
   return recordOf(task, list.included);
 }
 
@@ -126,7 +131,8 @@ export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup,
 /** The association of a task with a workspace. Fails when the task is not attached there. */
 export async function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<WorkspaceTaskRecord> {
   const found = await findByTask(runTaskEndpoints(config, tuning), args.workspaceId, args.taskId);
-  if (!found) throw new Error(`getWorkspaceRunTask: could not find task "${args.taskId}" in workspace "${args.workspaceId}"`);
+  if (!found)
+    throw new SnapshotRunTaskError("not_found", `getWorkspaceRunTask: could not find task "${args.taskId}" in workspace "${args.workspaceId}"`);
   return found;
 }
 

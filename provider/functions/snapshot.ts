@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
@@ -37,7 +38,7 @@ function endpoints(config: ConfigLookup, tuning?: ClientTuning): SnapshotEndpoin
 /** The snapshot status of a configuration; fails when no configuration has that name. */
 export async function getSnapshotStatus(args: GetSnapshotStatusArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<SnapshotStatus> {
   const data = await endpoints(config, tuning).readStatus(args.name);
-  if (!data) throw new Error(`getSnapshotStatus: no snapshot configuration named "${args.name}"`);
+  if (!data) throw new SnapshotRunTaskError("not_found", `getSnapshotStatus: no snapshot configuration named "${args.name}"`);
   const text = (k: string) => (typeof data[k] === "string" ? (data[k] as string) : "");
   return {
     snapshotStart: text("snapshot_start"),

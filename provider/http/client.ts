@@ -5,7 +5,8 @@ import { sharedDispatcher } from "./dispatcher";
 import { undici } from "./undici";
 import { serverMessages } from "./serverMessages";
 import { PEER_SPEAKS_HTTP } from "./connector";
-import { ServiceError, type ErrorCode } from "./serviceError";
+import type { ErrorCode } from "../common/errors";
+import { ServiceError } from "./serviceError";
 import type { TlsSettings } from "./tls";
 
 /** The snapshot service lists with the HTTP method LIST; the run task service uses the usual ones. */

@@ -84,6 +84,11 @@ function answersPlainHttp(host: string, port: number): Promise<boolean> {
   });
 }
 
+/**
+ * A connection failure in the shape of Node's own (a `code` such as `ECONNREFUSED`), for undici to hand back to
+ * the client. Never a user's error: it is an invariant of the client that every failure of a connection becomes a
+ * `ServiceError` there (`HttpClient.attempt`), which reads this code.
+ */
 function codedError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }

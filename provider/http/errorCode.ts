@@ -1,21 +1,4 @@
-/**
- * Stable codes of failed calls, which callers branch on instead of a server's wording. `conflict` is also given
- * to a 422 once looking has shown that the object exists (the run task service says "taken" in English only).
- */
-export type ErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "invalid"
-  | "rate_limited"
-  | "client_error"
-  | "server_error"
-  | "timeout"
-  | "network"
-  | "tls"
-  | "cancelled";
+import type { ErrorCode } from "../common/errors";
 
 /** The code of an answer's status: the one place statuses become codes. */
 export function codeOfStatus(status: number): ErrorCode {

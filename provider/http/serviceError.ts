@@ -1,6 +1,5 @@
-import { codeOfStatus, type ErrorCode } from "./errorCode";
-
-export type { ErrorCode };
+import { isBranded, SnapshotRunTaskError, type ErrorCode } from "../common/errors";
+import { codeOfStatus } from "./errorCode";
 
 export interface ServiceErrorOptions {
   /** Name used in messages, e.g. "run task service". */
@@ -24,11 +23,19 @@ export interface ServiceErrorOptions {
   cause?: unknown;
 }
 
+/** Marks a `ServiceError` of any copy of the package (see `SnapshotRunTaskError`). */
+const kServiceError = Symbol.for("pulumi-snapshot-runtask.error.service");
+
 /**
  * An HTTP call that failed: which call, what the server said, and a stable `code` callers branch on (never the
  * text of a message). Never carries a token: messages are redacted before the error is built.
  */
-export class ServiceError extends Error {
+export class ServiceError extends SnapshotRunTaskError {
+  static override [Symbol.hasInstance](instance: unknown): boolean {
+    return isBranded(instance, kServiceError);
+  }
+
+  readonly [kServiceError] = true;
   readonly service: string;
   readonly method: string;
   readonly path: string;
@@ -37,7 +44,6 @@ export class ServiceError extends Error {
   readonly advice: string | undefined;
   readonly detail: string | undefined;
   readonly attempts: number;
-  readonly code: ErrorCode;
   /**
    * The request may have been acted on although no answer says so (the connection dropped or timed out after
    * it was sent, or a server or gateway failed while handling it). Set only for requests that are not safe to
@@ -46,7 +52,9 @@ export class ServiceError extends Error {
   readonly ambiguous: boolean;
 
   constructor(private readonly options: ServiceErrorOptions) {
-    super(ServiceError.format(options), options.cause === undefined ? undefined : { cause: options.cause });
+    super(options.code ?? (options.status === undefined ? "network" : codeOfStatus(options.status)), ServiceError.format(options), {
+      cause: options.cause,
+    });
     this.name = "ServiceError";
     this.service = options.service;
     this.method = options.method;
@@ -57,7 +65,6 @@ export class ServiceError extends Error {
     this.detail = options.detail;
     this.attempts = options.attempts ?? 1;
     this.ambiguous = options.ambiguous ?? false;
-    this.code = options.code ?? (options.status === undefined ? "network" : codeOfStatus(options.status));
   }
 
   static format({ service, method, path, status, messages = [], advice, detail, attempts = 1 }: ServiceErrorOptions): string {
@@ -73,9 +80,4 @@ export class ServiceError extends Error {
   with(changes: Partial<ServiceErrorOptions>): ServiceError {
     return new ServiceError({ ...this.options, ...changes });
   }
-}
-
-/** True for a ServiceError with one of the given codes. */
-export function hasCode(err: unknown, ...codes: ErrorCode[]): err is ServiceError {
-  return err instanceof ServiceError && codes.includes(err.code);
 }

@@ -89,6 +89,7 @@ export const runTaskTable = defineTable("RunTask", {
       missing: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION",
     },
     onChange: "replace",
+    identity: true,
   },
   name: {
     value: t.string,
@@ -97,6 +98,7 @@ export const runTaskTable = defineTable("RunTask", {
     required: true,
     default: { from: "resourceName" },
     onChange: "update",
+    identity: true,
   },
   url: { value: t.string, schema: httpUrl, wire: "url", required: true, onChange: "update" },
   description: { value: t.string, schema: description, wire: "description", onChange: "update" },

@@ -1,5 +1,4 @@
-import { ProviderError } from "../common/providerError";
-import { hasCode } from "../http/serviceError";
+import { hasCode, SnapshotRunTaskError } from "../common/errors";
 import type { RunTaskEndpoints } from "../services/runtask/endpoints";
 
 /** The ids `pulumi import` takes for a `RunTask`, as messages and the README show them. */
@@ -16,7 +15,7 @@ export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): P
   if (TASK_ID.test(importId)) return { id: importId };
   const byName = ORGANIZATION_AND_NAME.exec(importId);
   if (!byName) {
-    throw new ProviderError("invalid", `"${importId}" is not an import id of a RunTask: use ${RUN_TASK_IMPORT_FORMS.join(", or ")}`);
+    throw new SnapshotRunTaskError("invalid", `"${importId}" is not an import id of a RunTask: use ${RUN_TASK_IMPORT_FORMS.join(", or ")}`);
   }
   const [, organization, name] = byName;
   let tasks;
@@ -24,7 +23,7 @@ export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): P
     tasks = (await api.listTasks(organization)).items;
   } catch (err) {
     if (!hasCode(err, "not_found")) throw err;
-    throw new ProviderError(
+    throw new SnapshotRunTaskError(
       "not_found",
       `import "${importId}": organization "${organization}" answers 404: it does not exist, or the token cannot see it`,
       {
@@ -33,6 +32,6 @@ export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): P
     );
   }
   const task = tasks.find((t) => t.attributes.name === name);
-  if (!task) throw new ProviderError("not_found", `import "${importId}": organization "${organization}" has no run task named "${name}"`);
+  if (!task) throw new SnapshotRunTaskError("not_found", `import "${importId}": organization "${organization}" has no run task named "${name}"`);
   return { id: task.id, organization };
 }

@@ -1,10 +1,12 @@
+import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { refusedCreate } from "../services/runtask/outcomes";
 import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
@@ -32,18 +34,17 @@ function secretsOf(write: TaskWrite): string[] {
   return write.hmacKey ? [write.hmacKey] : [];
 }
 
-function taskExists(s: RunTaskState): Error {
-  return refusedCreate(
-    `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
-  );
+function taskExists(s: RunTaskState): SnapshotRunTaskError {
+  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`);
 }
 
 /**
  * The organization answers without `global-configuration` where it lacks the global run tasks feature; the
  * service then ignores the settings silently, which would leave the program claiming what is not so.
  */
-function globalUnsupported(s: RunTaskState): Error {
-  return new Error(
+function globalUnsupported(s: RunTaskState): SnapshotRunTaskError {
+  return new SnapshotRunTaskError(
+    "unsupported",
     `organization "${s.organization}" does not support global run tasks (the service answered without global-configuration): ` +
       `remove \`global\` from RunTask "${s.name}", or enable the feature for the organization`,
   );
@@ -123,6 +124,7 @@ export const runTaskProvider: ResourceProvider = {
       if (!existing) await api.deleteTask(task.id);
       throw globalUnsupported(s);
     }
+    hold("run task", task.id);
     return { id: task.id, outs: outputs(s, task, write.global) };
   },
 
@@ -137,6 +139,7 @@ export const runTaskProvider: ResourceProvider = {
       await requireGoneTask(api, id, prior, "GET");
       return GONE;
     }
+    if (importing) hold("run task", id);
     const state = taskFromWire(found.task, prior);
     const outs = toPlainJson({ ...state, taskId: id }) as Props;
     return { id, props: outs, inputs: toPlainJson(inputsOf(state)) as Props };
@@ -156,6 +159,7 @@ export const runTaskProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
+    if (heldByAnotherResource("run task", id)) return;
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (!(await api.deleteTask(id))) await requireGoneTask(api, id, stateOf(props ?? {}), "DELETE");

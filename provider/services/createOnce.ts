@@ -1,3 +1,4 @@
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { ServiceError } from "../http/serviceError";
 import type { CreateStats } from "./tuning";
 
@@ -51,13 +52,17 @@ export async function createOnce<T>(create: () => Promise<T>, find: () => Promis
   }
 }
 
-/** `find`, or an error that says both what failed and that the create's outcome is unknown. */
+/**
+ * `find`, or the create's failure (its code kept) saying that its outcome is unknown and that looking for it
+ * failed too, with the lookup's failure as its cause.
+ */
 async function lookUp<T>(find: () => Promise<T | undefined>, failure: unknown): Promise<T | undefined> {
   try {
     return await find();
   } catch (err) {
-    const first = failure instanceof Error ? failure.message : String(failure);
-    const second = err instanceof Error ? err.message : String(err);
-    throw new Error(`${first}; whether it created anything is unknown, and looking for it failed too: ${second}`);
+    // What gets here is an unknown outcome (a ServiceError) or what `isConflict` took for a conflict.
+    const code = failure instanceof SnapshotRunTaskError ? failure.code : "conflict";
+    const said = `whether it created anything is unknown, and looking for it failed too: ${messageOf(err)}`;
+    throw new SnapshotRunTaskError(code, `${messageOf(failure)}; ${said}`, { cause: err });
   }
 }

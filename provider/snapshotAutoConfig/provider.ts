@@ -1,7 +1,9 @@
+import { alreadyExists } from "../common/alreadyExists";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
-import { GONE } from "../resource";
+import { GONE, isImport } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
@@ -58,12 +60,11 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const api = endpoints();
     const existing = await api.readConfig(state.name, secretValues(state));
     if (existing && state.adopt !== true) {
-      throw new Error(
-        `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, ` + "or choose another name (it is not overwritten)",
-      );
+      throw alreadyExists(`snapshot configuration "${state.name}"`);
     }
     // Adopted: whatever the configuration holds that the program does not set is cleared.
     await write(api, state, existing, secretValues(state));
+    hold("snapshot configuration", state.name);
     return { id: state.name, outs: outputs(state) };
   },
 
@@ -71,6 +72,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const wire = await endpoints().readConfig(id, secretValues(props ?? {}));
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
+    if (isImport(props)) hold("snapshot configuration", id);
     const state = outputs(fromWire(id, wire, stateOf(props ?? {})));
     return { id, props: state, inputs: state };
   },
@@ -83,6 +85,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
+    if (heldByAnotherResource("snapshot configuration", id)) return;
     // A configuration already deleted outside Pulumi is the outcome delete wants.
     await endpoints().deleteConfig(id, secretValues(props ?? {}));
   },

@@ -1,5 +1,4 @@
-import { ProviderError } from "../common/providerError";
-import { hasCode } from "../http/serviceError";
+import { hasCode, SnapshotRunTaskError } from "../common/errors";
 import type { RunTaskEndpoints } from "../services/runtask/endpoints";
 import { workspaceTaskFromWire } from "./wire";
 
@@ -8,8 +7,8 @@ export const WORKSPACE_RUN_TASK_IMPORT_FORMS = ["<workspace-id>/<wstask-id>", "<
 
 const FORMS = WORKSPACE_RUN_TASK_IMPORT_FORMS.join(", ");
 
-function refused(importId: string, why: string): ProviderError {
-  return new ProviderError("invalid", `"${importId}" is not an import id of a WorkspaceRunTask: ${why}; use ${FORMS}`);
+function refused(importId: string, why: string): SnapshotRunTaskError {
+  return new SnapshotRunTaskError("invalid", `"${importId}" is not an import id of a WorkspaceRunTask: ${why}; use ${FORMS}`);
 }
 
 /**
@@ -39,7 +38,7 @@ export async function associationOfImport(api: RunTaskEndpoints, importId: strin
     listed = (await api.listWorkspaceTasks(workspaceId)).items.map((r) => workspaceTaskFromWire(r, workspaceId));
   } catch (err) {
     if (!hasCode(err, "not_found")) throw err;
-    throw new ProviderError(
+    throw new SnapshotRunTaskError(
       "not_found",
       `import "${importId}": workspace ${workspaceId} answers 404: it does not exist, or the token lacks the Manage Workspace Run Tasks permission on it`,
       { cause: err },
@@ -51,7 +50,7 @@ export async function associationOfImport(api: RunTaskEndpoints, importId: strin
     const task = await api.showTask(association.taskId);
     if (task?.task.attributes.name === second) return { workspaceId, id: association.id };
   }
-  throw new ProviderError(
+  throw new SnapshotRunTaskError(
     "not_found",
     `import "${importId}": workspace ${workspaceId} has no association of a run task with the id or name "${second}"`,
   );

@@ -1,8 +1,10 @@
+import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { refusedCreate } from "../services/runtask/outcomes";
 import { requireAssociationGone } from "../services/runtask/proofOfGone";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
@@ -20,8 +22,8 @@ function stateOf(props: Props): WorkspaceRunTaskState {
   return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
 }
 
-function alreadyAttached(s: WorkspaceRunTaskState): Error {
-  return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
+function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
+  return alreadyExists(`the association of run task ${s.taskId} with workspace ${s.workspaceId}`);
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -45,7 +47,12 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState): Promi
     const resource = await api.associate(s.workspaceId, workspaceTaskBody(s, { withTask: true }));
     if (resource) return workspaceTaskFromWire(resource, s.workspaceId);
     const found = await find();
-    if (!found) throw new Error(`run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`);
+    if (!found) {
+      throw new SnapshotRunTaskError(
+        "unexpected_answer",
+        `run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`,
+      );
+    }
     return found;
   };
   return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: () => alreadyAttached(s) });
@@ -87,6 +94,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
       : await associate(api, s);
+    hold("association", record.id);
     return { id: record.id, outs: toPlainJson(outputsOf(s, record)) as Props };
   },
 
@@ -102,6 +110,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
       await requireAssociationGone(api, "GET", workspaceId, wsTaskId, prior.taskId || undefined);
       return GONE;
     }
+    if (importing) hold("association", wsTaskId);
     const record = workspaceTaskFromWire(resource, workspaceId);
     const state: WorkspaceRunTaskState = {
       ...prior,
@@ -122,6 +131,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async delete(id, props) {
     const prior = stateOf(props ?? {});
     const { workspaceId, id: wsTaskId } = associationOf(id, prior);
+    if (heldByAnotherResource("association", wsTaskId)) return;
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId)))

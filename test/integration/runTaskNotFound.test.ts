@@ -1,4 +1,5 @@
 import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type RunTaskEmulatorOptions, type TokenGrant } from "../../emulator";
+import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
@@ -63,6 +64,8 @@ async function taskAndAssociation() {
   const task = await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
   const workspaceId = emulator.runTask.workspace("network").id;
   const assoc = await wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }));
+  // What follows (refresh, destroy) is a later deployment than the one that made them.
+  startDeployment();
   return { task, assoc, workspaceId };
 }
 

@@ -1,4 +1,5 @@
 import { createOnce, type CreateOnceOptions } from "../../provider/services/createOnce";
+import { hasCode } from "../../provider/common/errors";
 import { ServiceError } from "../../provider/http/serviceError";
 
 interface Obj {
@@ -88,5 +89,13 @@ describe("createOnce", () => {
     await expect(createOnce(s.create, s.find, options)).rejects.toThrow(
       "s: POST /tasks failed (UND_ERR_SOCKET: other side closed); whether it created anything is unknown, and looking for it failed too: list failed (HTTP 503)",
     );
+  });
+
+  test("when looking fails too, the error keeps the create's code, and the lookup's failure as its cause", async () => {
+    const lookupFailure = new ServiceError({ service: "s", method: "GET", path: "/tasks", status: 503 });
+    const s = script([lost()], [lookupFailure]);
+    const err = await createOnce(s.create, s.find, options).catch((e: unknown) => e);
+    expect(hasCode(err, "network")).toBe(true);
+    expect((err as Error).cause).toBe(lookupFailure);
   });
 });

@@ -1,5 +1,6 @@
 import type { HttpClient, HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
-import { hasCode, type ServiceError } from "../../http/serviceError";
+import { hasCode } from "../../common/errors";
+import type { ServiceError } from "../../http/serviceError";
 import { operationRetry, serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
 import { includedOf, JSON_API, resourcesOf, type ListDocument, type ResourceObject } from "./jsonApi";

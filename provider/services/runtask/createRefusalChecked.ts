@@ -1,5 +1,6 @@
+import { hasCode, messageOf, type SnapshotRunTaskError } from "../../common/errors";
 import { providerContext } from "../../context";
-import { hasCode, type ServiceError } from "../../http/serviceError";
+import { ServiceError } from "../../http/serviceError";
 import { createOnce } from "../createOnce";
 import type { RunTaskHttp } from "./client";
 
@@ -11,7 +12,7 @@ export interface CheckedCreate<T> {
   /** Whether a found object is what this create would have made. */
   matches(found: T): boolean;
   /** The error, with advice, for an object that exists already. */
-  exists(): Error;
+  exists(): SnapshotRunTaskError;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface CheckedCreate<T> {
  * wording; otherwise the service's own error stands.
  */
 export async function createRefusalChecked<T>(http: RunTaskHttp, create: CheckedCreate<T>): Promise<T> {
-  const refused = (err: unknown) => hasCode(err, "invalid", "conflict");
+  const refused = (err: unknown): err is ServiceError => err instanceof ServiceError && hasCode(err, "invalid", "conflict");
   try {
     return await createOnce(create.post, create.find, {
       matches: create.matches,
@@ -44,7 +45,6 @@ export async function createRefusalChecked<T>(http: RunTaskHttp, create: Checked
 
 /** The refusal stays the error; that looking into it failed too is said after it, and kept as its cause. */
 function withLookupFailure(refusal: ServiceError, lookupFailure: unknown): ServiceError {
-  const why = lookupFailure instanceof Error ? lookupFailure.message : String(lookupFailure);
-  const said = `looking whether the object exists failed too: ${why}`;
+  const said = `looking whether the object exists failed too: ${messageOf(lookupFailure)}`;
   return refusal.with({ advice: refusal.advice ? `${refusal.advice}; ${said}` : said, cause: lookupFailure });
 }

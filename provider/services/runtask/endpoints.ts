@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../../common/errors";
 import type { ConfigLookup } from "../../config/lookup";
 import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
@@ -107,7 +108,7 @@ export class RunTaskEndpoints {
 
 function documentOf(body: unknown, what: string): ResourceObject {
   const resource = resourceOf(body);
-  if (!resource) throw new Error(`run task service: the ${what} answer holds no document`);
+  if (!resource) throw new SnapshotRunTaskError("unexpected_answer", `run task service: the ${what} answer holds no document`);
   return resource;
 }
 

@@ -1,13 +1,6 @@
-import { ProviderError } from "../../common/providerError";
-
-/**
- * A create refused because the object exists (found by looking after a 422, never by the refusal's wording).
- */
-export function refusedCreate(advice: string): ProviderError {
-  return new ProviderError("conflict", advice);
-}
+import { SnapshotRunTaskError } from "../../common/errors";
 
 /** A 404 that could not be proven to mean "gone": refresh and delete fail and keep the object in the state. */
-export function notProvenGone(message: string, cause?: unknown): ProviderError {
-  return new ProviderError("not_found", message, cause === undefined ? undefined : { cause });
+export function notProvenGone(message: string, cause?: unknown): SnapshotRunTaskError {
+  return new SnapshotRunTaskError("not_found", message, { cause });
 }

@@ -1,4 +1,4 @@
-import { hasCode } from "../../http/serviceError";
+import { hasCode } from "../../common/errors";
 import type { RunTaskEndpoints } from "./endpoints";
 import { includedOf } from "./jsonApi";
 import { FORGET_ADVICE, ORGANIZATION_SETTING, TOKEN_SETTING } from "./notFound";

@@ -1,3 +1,4 @@
+import { SnapshotRunTaskError } from "../../common/errors";
 import type { ConfigLookup } from "../../config/lookup";
 import { setting } from "../../config/lookup";
 import { commonSettings, resolveServiceSettings, settingKeys, type ServiceDescription, type ServiceSettings } from "../../config/serviceSettings";
@@ -57,7 +58,8 @@ const ROOT_NAMESPACES = new Set(["", "/", "root", "root/"]);
  */
 export function requireRootNamespace(namespace: string | undefined): void {
   if (namespace === undefined || ROOT_NAMESPACES.has(namespace.trim())) return;
-  throw new Error(
+  throw new SnapshotRunTaskError(
+    "invalid_setting",
     `snapshot namespace is "${namespace}", but the automated snapshot endpoints are restricted to the root namespace: ` +
       "unset snapshot:namespace / SERVICE_NAMESPACE for these resources (a token from the root namespace is needed)",
   );
