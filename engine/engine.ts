@@ -1,4 +1,5 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
+import { ResourceInitFailed } from "./plugin/initFailure";
 import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
 import type { DiffAnswer, ResourceProviderClient } from "./plugin/resourceProviderClient";
 import { detailedChanges, plainChanges } from "./display";
@@ -33,8 +34,11 @@ export interface EngineOptions {
  * `pulumi preview`, `up`, `refresh` and `destroy` make, in the engine's order, keeping a state file of inputs
  * and outputs. Each command starts a fresh plugin process and configures it with the stack config, as each
  * `pulumi` command does. Replacements follow the engine's step generator (`deploy`), and an old resource is
- * deleted with the provider text stored in its state. Secrets are stripped before calls and re-marked after them, as the engine
- * does for a provider that declines them (the dynamic provider plugin does).
+ * deleted with the provider text stored in its state. Secrets are stripped before calls and re-marked after them, as
+ * the engine does for a provider that declines them (the dynamic provider plugin does). A create or update that fails
+ * with the partial-creation answer (`ErrorResourceInitFailed`) records the object it names with its init errors, and
+ * the next `up` updates it whatever its diff, as pulumi/pulumi's `pkg/resource/plugin/provider_plugin.go`
+ * (`parseError`), `pkg/resource/deploy/step.go` and `step_generator.go` (`hasInitErrors`) do.
  */
 export class Engine {
   /** All the plugin printed, across commands. */
@@ -115,6 +119,8 @@ export class Engine {
           outputs: read.outputs,
           inputs,
           secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs),
+          // A read that succeeds clears init errors (step.go, RefreshStep.Apply).
+          initErrors: undefined,
         });
         steps.push({ op: "refresh", name: r.name, detail: diff.changes === "some", changes });
       }
@@ -192,7 +198,8 @@ export class Engine {
           ? detailedChanges(answer.detailed.paths, answer.detailed.inputDiff, before, after, false, secrets)
           : plainChanges(before, after, false, secrets);
       };
-      if (diff.changes === "none") {
+      // A resource with init errors is updated whatever its diff (step_generator.go, `hasInitErrors`).
+      if (diff.changes === "none" && !old.initErrors?.length) {
         planned({ op: "same", name: reg.name }, reg.type);
         if (preview) return;
         // The engine keeps the old outputs (and their provider text) and records the new inputs.
@@ -316,7 +323,14 @@ export class Engine {
       replacing ? "replace" : "create",
       reg,
       async () => {
-        const { id, outputs } = await plugin.create(reg.urn, inputs, customTimeoutSeconds(reg.customTimeouts).create);
+        const { id, outputs } = await this.recordingInitFailure(
+          state,
+          reg,
+          inputs,
+          secretKeys,
+          () => plugin.create(reg.urn, inputs, customTimeoutSeconds(reg.customTimeouts).create),
+          { replacing },
+        );
         if (replacing) state.condemn(replacing);
         state.put(this.record(reg, id, inputs, outputs, secretKeys));
         return id;
@@ -398,6 +412,30 @@ export class Engine {
     );
   }
 
+  /**
+   * A create or update whose error carries the partial-creation answer made or changed its object: the object is
+   * recorded with the reasons as its init errors (and, for a replacement created first, the old one marked for its
+   * delete, as after a create that succeeded), then the error stands.
+   */
+  private async recordingInitFailure<T>(
+    state: StackState,
+    reg: Registration,
+    inputs: Record<string, unknown>,
+    secretKeys: string[],
+    call: () => Promise<T>,
+    made: { id?: string; replacing?: ResourceState } = {},
+  ): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ResourceInitFailed) {
+        if (made.replacing) state.condemn(made.replacing);
+        state.put(this.record(reg, made.id ?? err.id, inputs, err.properties, secretKeys, err.reasons));
+      }
+      throw err;
+    }
+  }
+
   /** Check, with the old inputs where there is an old state to go by (none before a replacement's create). */
   private async check(plugin: ResourceProviderClient, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
     const { inputs, failures } = await plugin.check(reg.urn, old?.inputs ?? {}, news);
@@ -413,6 +451,7 @@ export class Engine {
     inputs: Record<string, unknown>,
     outputs: Record<string, unknown>,
     secretInputs: string[],
+    initErrors?: string[],
   ): ResourceState {
     return {
       urn: reg.urn,
@@ -426,6 +465,7 @@ export class Engine {
       additionalSecretOutputs: reg.additionalSecretOutputs,
       dependencies: reg.dependencies,
       ...this.optionsKept(reg),
+      ...(initErrors?.length ? { initErrors } : {}),
     };
   }
 

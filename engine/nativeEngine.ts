@@ -4,6 +4,7 @@ import { UNKNOWN } from "./registration";
 import { reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
 import { ignoringChanges } from "./ignoreChanges";
+import { ResourceInitFailed } from "./plugin/initFailure";
 import { detailedChanges, type PropertyChange, type Sides } from "./display";
 import { deletesFirst, TARGETED_REPLACE, withReplaceOnChanges, type DiffDecision } from "./replacement";
 
@@ -84,6 +85,8 @@ interface Held {
   id: string;
   inputs: Props;
   outputs: Props;
+  /** The reasons of a create or update that failed after its object was made or changed: the next `up` updates it. */
+  initErrors?: string[];
 }
 
 /** The tokens of the provider plugins for the dynamic resources' types (`pulumi-nodejs:dynamic/runtask:RunTask`). */
@@ -132,6 +135,9 @@ interface Provider {
  *   against it; a replacement of it is refused (`pkg/resource/deploy/step.go`, `ImportStep.Apply`;
  *   `step_generator.go`, "previously-imported resources that still specify an ID may not be replaced");
  * - `cancel` sends Cancel to every plugin of the command in progress, as the engine does on Ctrl-C;
+ * - a Create or Update failing with `ErrorResourceInitFailed` in its status details (the partial-creation answer)
+ *   keeps the object it names with the reasons as init errors, and the next `up` updates it whatever its diff
+ *   (`pkg/resource/plugin/provider_plugin.go`, `parseError`; `step.go`; `step_generator.go`, `hasInitErrors`);
  * - replacements, moves (`aliases`), `--replace` targets and refresh as `apply` and `refresh` say.
  * `destroy` deletes dependents first. State is kept in memory.
  * CPU and peak memory of the plugins are recorded per command, for benchmarks.
@@ -194,7 +200,8 @@ export class NativeEngine {
           true,
           [...secretKeys(held.outputs), ...secretKeys(read.outputs)],
         );
-        this.state.set(held.resource.urn, { ...held, id: read.id, inputs, outputs: read.outputs });
+        // A read that succeeds clears init errors (step.go, RefreshStep.Apply).
+        this.state.set(held.resource.urn, { ...held, id: read.id, inputs, outputs: read.outputs, initErrors: undefined });
         steps.push({ name: held.resource.name, op: "refresh", changes });
       }
       return steps;
@@ -219,8 +226,8 @@ export class NativeEngine {
     await Promise.all(this.running.map((p) => p.client.cancel().catch(() => undefined)));
   }
 
-  /** What the engine holds for a resource: its id, inputs and outputs (secrets marked). */
-  held(urn: string): { id: string; inputs: Props; outputs: Props } | undefined {
+  /** What the engine holds for a resource: its id, inputs and outputs (secrets marked), and its init errors. */
+  held(urn: string): { id: string; inputs: Props; outputs: Props; initErrors?: string[] } | undefined {
     return this.state.get(urn);
   }
 
@@ -289,7 +296,8 @@ export class NativeEngine {
             ])
           : undefined;
       const base = imported ? "import" : "same";
-      if (diff.changes === "none") {
+      // A resource with init errors is updated whatever its diff (step_generator.go, "hasInitErrors").
+      if (diff.changes === "none" && !old.initErrors?.length) {
         steps.push({ name: resource.name, op: base });
         if (!preview) this.state.set(resource.urn, { ...old, resource, inputs });
         return;
@@ -297,11 +305,17 @@ export class NativeEngine {
       if (diff.replaces.length === 0) {
         steps.push({ name: resource.name, op: imported ? "import" : "update", changed: answer?.diffs, changes: changesTo(inputs) });
         if (preview) return;
-        const outputs = await plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
-          timeout: resource.customTimeouts?.update,
-          ignoreChanges: resource.ignoreChanges,
-          oldInputs: old.inputs,
-        });
+        const outputs = await this.recordingInitFailure(
+          resource,
+          inputs,
+          () =>
+            plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
+              timeout: resource.customTimeouts?.update,
+              ignoreChanges: resource.ignoreChanges,
+              oldInputs: old.inputs,
+            }),
+          { id: old.id },
+        );
         return void this.state.set(resource.urn, { resource, id: old.id, inputs, outputs });
       }
       if (resource.importId) {
@@ -336,9 +350,8 @@ export class NativeEngine {
         await plugin.client.delete(old.resource.urn, old.id, old.outputs, old.resource.customTimeouts?.delete);
         this.state.delete(old.resource.urn);
       }
-      await this.create(plugin, resource, inputs);
-      // Created first, the old object stays to be deleted, once the create succeeded (step.go, `CreateStep.Apply`).
-      if (!deleteBeforeReplace) this.condemned.push(old);
+      // Created first, the old object stays to be deleted, once the create made the new one (step.go, `CreateStep.Apply`).
+      await this.create(plugin, resource, inputs, deleteBeforeReplace ? undefined : old);
     });
     // Resources the program no longer has, and old objects of replacements created first, go last.
     const urns = new Set(program.map((r) => r.urn));
@@ -357,9 +370,38 @@ export class NativeEngine {
     return steps;
   }
 
-  private async create(plugin: NativeProviderPlugin, resource: NativeResource, inputs: Props): Promise<void> {
-    const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
+  /** Creates the resource; `replacing`, an old object created before, is kept for its delete once the new one is made. */
+  private async create(plugin: NativeProviderPlugin, resource: NativeResource, inputs: Props, replacing?: Held): Promise<void> {
+    const { id, outputs } = await this.recordingInitFailure(
+      resource,
+      inputs,
+      () => plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create),
+      { replacing },
+    );
+    if (replacing) this.condemned.push(replacing);
     this.state.set(resource.urn, { resource, id, inputs, outputs });
+  }
+
+  /**
+   * A create or update whose error carries the partial-creation answer made or changed its object: it is kept with
+   * the reasons as its init errors (and the old object of a replacement created first kept for its delete), then the
+   * error stands.
+   */
+  private async recordingInitFailure<T>(
+    resource: NativeResource,
+    inputs: Props,
+    call: () => Promise<T>,
+    made: { id?: string; replacing?: Held } = {},
+  ): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ResourceInitFailed) {
+        if (made.replacing) this.condemned.push(made.replacing);
+        this.state.set(resource.urn, { resource, id: made.id ?? err.id, inputs, outputs: err.properties, initErrors: err.reasons });
+      }
+      throw err;
+    }
   }
 
   /** The old state of a resource: by its URN, or by one of its aliases (it then takes the new URN, keeping its object). */

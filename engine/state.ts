@@ -29,6 +29,11 @@ export interface ResourceState {
    * engine keeps it in the state (`Delete: true`) until its delete succeeds, in this command or the next.
    */
   delete?: true;
+  /**
+   * Init errors: the reasons of a create or update that failed after its object was made or changed. The next `up`
+   * updates the resource whatever its diff says; a refresh that reads it clears them.
+   */
+  initErrors?: string[];
 }
 
 /** The stack's state, in dependency order (creation order), persisted as JSON like a file backend's. */

@@ -17,6 +17,8 @@ import { detailedDiff } from "./detailedDiff";
 import { withIgnoredFromState } from "./ignoreChanges";
 import { schemaText } from "./schema/load";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
+import { InitFailedAnswer } from "./initFailed";
+import { PartialFailure } from "../provider/common/partialFailure";
 
 type Props = Record<string, unknown>;
 type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
@@ -86,7 +88,12 @@ export class ProviderServer {
           .then(() => fn(call.request))
           .then(
             (res) => done(null, res),
-            (err) => done({ code: grpc.status.UNKNOWN, details: err instanceof Error ? err.message : String(err) }),
+            (err) =>
+              done(
+                err instanceof InitFailedAnswer
+                  ? err.status
+                  : { code: grpc.status.UNKNOWN, details: err instanceof Error ? err.message : String(err) },
+              ),
           );
       };
     return {
@@ -206,10 +213,11 @@ export class ProviderServer {
     const def = this.resource(req.getUrn(), req.getType());
     const { plain: inputs, secretKeys } = plain(req.getProperties());
     if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
-    const { id, outs } = await withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs));
-    return new pb.CreateResponse()
-      .setId(def.idOf ? def.idOf(id, outs) : id)
-      .setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, secretKeys))));
+    const secrets = this.secretOutputs(def, secretKeys);
+    const { id, outs } = await withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs)).catch((err: unknown) =>
+      Promise.reject(initFailed(def, err, secrets)),
+    );
+    return new pb.CreateResponse().setId(def.idOf ? def.idOf(id, outs) : id).setProperties(struct(wrapSecrets(outs, secrets)));
   }
 
   /**
@@ -240,8 +248,11 @@ export class ProviderServer {
     const news = plain(req.getNews());
     if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
     const inputs = withIgnoredFromState(news.plain, olds.plain, req.getIgnorechangesList());
-    const { outs } = await withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs));
-    return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, olds.secretKeys, news.secretKeys))));
+    const secrets = this.secretOutputs(def, olds.secretKeys, news.secretKeys);
+    const { outs } = await withCallBound(customTimeout("update", req.getTimeout()), () =>
+      def.provider().update(req.getId(), olds.plain, inputs),
+    ).catch((err: unknown) => Promise.reject(initFailed(def, err, secrets)));
+    return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, secrets)));
   }
 
   private async delete(req: providerPb.DeleteRequest) {
@@ -272,6 +283,16 @@ type Resource = ResourceDefinition & {
   /** The argument that defaults to the resource's name. */
   namedBy: string | undefined;
 };
+
+/**
+ * The core's partial failure (an object made or changed by a call that failed) as the engine's partial-failure
+ * answer, with the id the engine keeps and the properties, secrets marked; any other error as it is.
+ */
+function initFailed(def: ResourceDefinition, err: unknown, secrets: Iterable<string>): unknown {
+  if (!(err instanceof PartialFailure)) return err;
+  const id = def.idOf ? def.idOf(err.id, err.properties) : err.id;
+  return new InitFailedAnswer(err.message, id, struct(wrapSecrets(err.properties, secrets)), err.reasons);
+}
 
 /** Starts the service on a free loopback port; resolves with the port. */
 export async function listen(pkg: PackageDefinition): Promise<{ port: number; server: grpcTypes.Server }> {

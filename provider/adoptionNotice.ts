@@ -26,6 +26,11 @@ export async function noticeAdoption(
     /** The resource as the message names it, e.g. `RunTask "scanner"`. */
     label: (inputs: Props) => string;
     lookUp: (inputs: Props) => Promise<Adoptable | undefined>;
+    /**
+     * Arguments the adopt writes whatever a read shows (a write-only key, credentials a service may mask): set
+     * when the program gives them, cleared otherwise; named so, their values never shown.
+     */
+    alwaysWritten?: (inputs: Props) => string[];
   },
   say: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<void> {
@@ -40,10 +45,13 @@ export async function noticeAdoption(
     return say(`${head}: could not read the ${what} to show what will change: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!existing) return say(`${head}: there is no such ${what}; it will be created`);
+  const written = new Set(adoption.alwaysWritten?.(inputs) ?? []);
   const { changed } = diffByTable(table, existing.state, inputs);
-  const changes = changed.map((key) =>
-    table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`,
-  );
+  const keys = [...new Set([...changed, ...written])].sort();
+  const changes = keys.map((key) => {
+    if (written.has(key)) return inputs[key] === undefined ? `${key} (cleared, whatever the ${what} holds)` : `${key} (set, secret)`;
+    return table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`;
+  });
   say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
 }
 

@@ -28,14 +28,23 @@ const STATUS_NAMES = [
   "UNAUTHENTICATED",
 ];
 
-/** A call that ended with a status other than OK; the message reads as @grpc/grpc-js writes it. */
+/**
+ * A call that ended with a status other than OK. Its message is the status message alone, as the engine shows a
+ * provider's failure (`rpcerror.FromError`: the provider's own words, not `2 UNKNOWN: ...`); the status is `code`.
+ */
 export class GrpcError extends Error {
+  /** The status's name, e.g. `UNKNOWN` (a provider's failure) or `UNAVAILABLE`. */
+  readonly status: string;
+
   constructor(
     readonly code: number,
     readonly details: string,
+    /** The `grpc-status-details-bin` trailer (a serialized `google.rpc.Status`), where the server sent one. */
+    readonly statusDetails?: Uint8Array,
   ) {
-    super(`${code} ${STATUS_NAMES[code] ?? "UNKNOWN"}: ${details}`);
+    super(details);
     this.name = "GrpcError";
+    this.status = STATUS_NAMES[code] ?? "UNKNOWN";
   }
 }
 
@@ -81,10 +90,14 @@ export class UnaryGrpcClient {
       const chunks: Buffer[] = [];
       let status: string | undefined;
       let message = "";
+      let details: Uint8Array | undefined;
       const statusOf = (headers: Record<string, unknown>) => {
         if (headers["grpc-status"] === undefined) return;
         status = String(headers["grpc-status"]);
         message = decodeURIComponent(String(headers["grpc-message"] ?? ""));
+        // Binary metadata travels base64-encoded (padding may be left out).
+        const bin = headers["grpc-status-details-bin"];
+        if (typeof bin === "string" && bin !== "") details = Buffer.from(bin, "base64");
       };
       // A failed call may answer "trailers-only": the status comes with the response headers.
       stream.on("response", statusOf);
@@ -95,7 +108,7 @@ export class UnaryGrpcClient {
       stream.on("close", () => settled || reject(new GrpcError(14, `the connection closed before ${path} answered`)));
       stream.on("end", () => {
         if (status === undefined) return reject(new GrpcError(2, `no grpc-status from the server for ${path}`));
-        if (status !== "0") return reject(new GrpcError(Number(status), message));
+        if (status !== "0") return reject(new GrpcError(Number(status), message, details));
         const answer = Buffer.concat(chunks);
         if (answer.length < 5 || answer[0] !== 0) return reject(new GrpcError(13, `unexpected answer framing for ${path}`));
         resolve(response.deserializeBinary(answer.subarray(5, 5 + answer.readUInt32BE(1))));

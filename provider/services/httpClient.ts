@@ -28,7 +28,7 @@ export function serviceHttpClient<N extends string>(
     tls: settings.tls,
     timeoutMs: settings.timeoutMs,
     secrets: [settings.token],
-    addressSetting: `${service.settings.address.key} / ${service.settings.address.env}`,
+    addressSetting: settings.addressFrom ?? `${service.settings.address.key} / ${service.settings.address.env}`,
     retry: retryPolicy({ ...operationRetry(settings, tuning), stats: tuning.stats?.retries }),
     signal: cancelSignal(),
     hint: http.hint,

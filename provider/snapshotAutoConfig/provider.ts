@@ -1,18 +1,20 @@
 import { alreadyExists } from "../common/alreadyExists";
+import { PartialFailure } from "../common/partialFailure";
+import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE, isImport } from "../resource";
 import { heldByAnotherResource, hold } from "../heldObjects";
 import { checkAndDiff } from "../tableProvider";
-import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
+import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../adoptionNotice";
 import { checkSnapshotAutoConfig } from "./check";
 import { snapshotAutoConfigTable } from "./fields";
 import { diffSnapshotAutoConfigDetail } from "./diff";
-import { fromWire, secretValues, toWire, type SnapshotAutoConfigState } from "./wire";
-import { writePlan } from "./writePlan";
+import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import * as writes from "./writes";
 
 type Props = Record<string, unknown>;
 
@@ -27,15 +29,18 @@ function stateOf(inputs: Props): SnapshotAutoConfigState {
   return { ...rest, name: String(rest.name), storageType: rest.storageType as SnapshotAutoConfigState["storageType"] };
 }
 
-/** Writes the configuration so that nothing `held` has and the program does not stays behind (`writePlan`). */
-async function write(api: SnapshotEndpoints, state: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined, secrets: string[]): Promise<void> {
-  const plan = writePlan(state, held);
-  if (plan.deleteFirst) await api.deleteConfig(state.name, secrets);
-  await api.writeConfig(state.name, plan.body, secrets);
-}
-
 function outputs(state: SnapshotAutoConfigState): Props {
   return toPlainJson(state) as Props;
+}
+
+/** A refresh's or a delete's 404 that is not the service's "no such configuration" fails, saying what it keeps. */
+async function keepingState<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof ServiceError && err.code === "not_found")) throw err;
+    throw err.with({ advice: [err.advice, "the configuration is kept in the state"].filter(Boolean).join("; ") });
+  }
 }
 
 /** The `SnapshotAutoConfig` provider. The resource id is the configuration name. */
@@ -52,24 +57,33 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
           const wire = await endpoints().readConfig(name, secretValues(i));
           return wire && { found: `configuration "${name}"`, state: fromWire(name, wire, {}) };
         },
+        alwaysWritten: (i) => credentialArgsOf(String(i.storageType)),
       }),
   ),
 
   async create(inputs) {
     const state = stateOf(inputs);
     const api = endpoints();
-    const existing = await api.readConfig(state.name, secretValues(state));
+    const secrets = secretValues(state);
+    const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
       throw alreadyExists(`snapshot configuration "${state.name}"`);
     }
-    // Adopted: whatever the configuration holds that the program does not set is cleared.
-    await write(api, state, existing, secretValues(state));
+    const writing = { api, state, secrets, inputs };
+    try {
+      // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
+      await (existing ? writes.adopt(writing, existing) : writes.create(writing));
+    } catch (err) {
+      // A partial failure records the configuration: it is this resource's too.
+      if (err instanceof PartialFailure) hold("snapshot configuration", state.name);
+      throw err;
+    }
     hold("snapshot configuration", state.name);
     return { id: state.name, outs: outputs(state) };
   },
 
   async read(id, props) {
-    const wire = await endpoints().readConfig(id, secretValues(props ?? {}));
+    const wire = await keepingState(endpoints().readConfig(id, secretValues(props ?? {})));
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
     if (isImport(props)) hold("snapshot configuration", id);
@@ -80,13 +94,13 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   async update(_id, olds, news) {
     const state = stateOf(news);
     const old = stateOf(olds);
-    await write(endpoints(), state, toWire(old), [...secretValues(state), ...secretValues(old)]);
+    await writes.update({ api: endpoints(), state, secrets: [...secretValues(state), ...secretValues(old)], inputs: news }, old);
     return { outs: outputs(state) };
   },
 
   async delete(id, props) {
     if (heldByAnotherResource("snapshot configuration", id)) return;
     // A configuration already deleted outside Pulumi is the outcome delete wants.
-    await endpoints().deleteConfig(id, secretValues(props ?? {}));
+    await keepingState(endpoints().deleteConfig(id, secretValues(props ?? {})));
   },
 };

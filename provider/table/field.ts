@@ -92,6 +92,7 @@ export const t = {
   object: <const F extends FieldTable>(name: string, fields: F) => ({ type: "object", name, fields }) as const,
 };
 
-export function value(v: Json): Default {
+/** A static default, its type kept (the read side's types know the field is always there). */
+export function value<const V extends Json>(v: V): { value: V } {
   return { value: v };
 }

@@ -35,7 +35,7 @@ describe("checkRunTask", () => {
     [
       "name characters",
       { ...base, organization: "o", name: "my task!" },
-      [{ property: "name", reason: "may contain only letters, digits, '-' and '_'" }],
+      [{ property: "name", reason: `may contain only letters, digits, '-' and '_': "my task!" has " ", "!"` }],
     ],
     [
       "description of 301 characters",

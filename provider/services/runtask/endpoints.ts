@@ -1,11 +1,11 @@
-import { SnapshotRunTaskError } from "../../common/errors";
 import type { ConfigLookup } from "../../config/lookup";
+import type { HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
 import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
 import { explainNotFound, organizationProbe, workspaceProbe, type ParentProbe } from "./explainNotFound";
 import { SERVICE_NOT_FOUND } from "./notFound";
-import { resourceOf, type ResourceObject } from "./jsonApi";
+import { relatedId, resourceOf, type ResourceObject } from "./jsonApi";
 import { resolveRunTaskSettings } from "./settings";
 
 /** A JSON:API body to send: the resource's type, its attributes, and its relationships where it has some. */
@@ -31,24 +31,39 @@ export class RunTaskEndpoints {
 
   createTask(organization: string, body: Body, secrets: string[]): Promise<ResourceObject> {
     const path = `/organizations/${segment(organization)}/tasks`;
-    return this.expectDocument("POST", path, { json: { data: body }, secrets }, "create", organizationProbe(organization, "create"));
+    return this.expectDocument("POST", path, { json: { data: body }, secrets }, organizationProbe(organization, "create"));
   }
 
   listTasks(organization: string, include?: string): Promise<ListResult> {
-    return this.http.listAll(`/organizations/${segment(organization)}/tasks`, { include });
+    return this.http.listAll(`/organizations/${segment(organization)}/tasks`, "tasks", { include });
   }
 
   /** The task and what `include` asked for; undefined on the service's 404. */
   async showTask(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
-    const res = await this.http.request("GET", `/tasks/${segment(id)}`, { query: { include }, ...SERVICE_NOT_FOUND });
+    const path = `/tasks/${segment(id)}`;
+    const res = await this.http.request("GET", path, { query: { include }, ...SERVICE_NOT_FOUND });
     if (res.status === 404) return undefined;
-    return { task: documentOf(res.body, "show"), included: (res.body as { included?: unknown })?.included };
+    return { task: this.documentOf("GET", path, res, "tasks"), included: (res.body as { included?: unknown })?.included };
+  }
+
+  /**
+   * As `showTask`, with the task's global settings where its show leaves `global-configuration` out (the spec's
+   * show sample does): from its item in its organization's list, whose answers carry them. Unchanged where the list
+   * has none either (an organization without the global run tasks feature).
+   */
+  async showTaskWithGlobal(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
+    const found = await this.showTask(id, include);
+    const organization = found && relatedId(found.task, "organization");
+    if (!found || !organization || found.task.attributes["global-configuration"] !== undefined) return found;
+    const listed = (await this.listTasks(organization)).items.find((t) => t.id === id)?.attributes["global-configuration"];
+    if (listed === undefined) return found;
+    return { ...found, task: { ...found.task, attributes: { ...found.task.attributes, "global-configuration": listed } } };
   }
 
   /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
   updateTask(id: string, body: Body, secrets: string[], organization?: string): Promise<ResourceObject> {
     const probe = organization ? organizationProbe(organization, "update", id) : undefined;
-    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, "update", probe);
+    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, probe);
   }
 
   /** False on the service's 404. */
@@ -71,17 +86,18 @@ export class RunTaskEndpoints {
   }
 
   listWorkspaceTasks(workspaceId: string): Promise<ListResult> {
-    return this.http.listAll(`/workspaces/${segment(workspaceId)}/tasks`);
+    return this.http.listAll(`/workspaces/${segment(workspaceId)}/tasks`, "workspace-tasks");
   }
 
   async showWorkspaceTask(workspaceId: string, id: string): Promise<ResourceObject | undefined> {
-    const res = await this.http.request("GET", `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`, SERVICE_NOT_FOUND);
-    return res.status === 404 ? undefined : documentOf(res.body, "show");
+    const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
+    const res = await this.http.request("GET", path, SERVICE_NOT_FOUND);
+    return res.status === 404 ? undefined : this.documentOf("GET", path, res, "workspace-tasks");
   }
 
   updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
     const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
-    return this.expectDocument("PATCH", path, { json: { data: body } }, "update", workspaceProbe(workspaceId, "update", body, id));
+    return this.expectDocument("PATCH", path, { json: { data: body } }, workspaceProbe(workspaceId, "update", body, id));
   }
 
   /** False on the service's 404. */
@@ -94,22 +110,25 @@ export class RunTaskEndpoints {
   private async expectDocument(
     method: "POST" | "PATCH",
     path: string,
-    request: { json: unknown; secrets?: string[] },
-    what: string,
+    request: { json: { data: Body }; secrets?: string[] },
     probe: ParentProbe | undefined,
   ): Promise<ResourceObject> {
     const opts = { ...request, ...SERVICE_NOT_FOUND };
     const res = await this.http.request(method, path, opts);
-    if (res.status !== 404) return documentOf(res.body, what);
+    if (res.status !== 404) return this.documentOf(method, path, res, request.json.data.type, opts);
     const failure = this.http.failure(method, path, res, opts);
     throw probe ? await explainNotFound(this.http, failure, probe) : failure;
   }
-}
 
-function documentOf(body: unknown, what: string): ResourceObject {
-  const resource = resourceOf(body);
-  if (!resource) throw new SnapshotRunTaskError("unexpected_answer", `run task service: the ${what} answer holds no document`);
-  return resource;
+  /**
+   * The resource of a document of `type`. Any other answer (a 204, a proxy's page, `{"data": null}`) is an error
+   * naming the address setting, never taken for the object; after a POST, whether it created is unknown.
+   */
+  private documentOf(method: HttpMethod, path: string, res: HttpResponse, type: Body["type"], opts: RequestOptions = {}): ResourceObject {
+    const resource = resourceOf(res.body);
+    if (resource?.type === type) return resource;
+    throw this.http.unexpectedAnswer(method, path, res, `a JSON:API document of type "${type}"`, opts);
+  }
 }
 
 /**
