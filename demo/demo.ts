@@ -10,11 +10,10 @@ import type { StackConfig } from "../engine";
 import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
 import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/services/snapshot/settings";
-import { credentialsConfig } from "../automation/cliEnvironment";
 import type { Deployment, DeploymentContext } from "./deployment";
 import type { DemoOptions, ProgramOptions } from "./options";
 import { projectMain, REPO, stageProject } from "./stage";
-import { demoStackConfig, type DemoSettings } from "./stackConfig";
+import { demoStackConfig, serviceConfig, type DemoSettings } from "./stackConfig";
 import {
   explicitProviders,
   namedOrganizations,
@@ -209,7 +208,7 @@ export class Demo {
     const config: StackConfig = Object.fromEntries(Object.entries(stackConfig).filter(([k]) => !replaced.includes(k)));
     Object.assign(
       config,
-      credentialsConfig({
+      serviceConfig({
         snapshot: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
         runTask: { address: emulator.url, token: DEFAULT_RUNTASK_TOKEN, organization },
       }),

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { load } from "js-yaml";
 import { REPO } from "../support/demoCommand";
-
-const yaml: { load(text: string): any } = require("js-yaml");
 
 /**
  * The GitHub Actions workflows of examples/gitops and examples/yaml-gitops, read as GitHub reads them: what runs
@@ -23,7 +22,7 @@ const EXAMPLES = ["gitops", "yaml-gitops"];
 describe.each(EXAMPLES)("examples/%s/.github/workflows/infrastructure.yml", (example) => {
   const file = join(REPO, "examples", example, ".github/workflows/infrastructure.yml");
   const text = readFileSync(file, "utf8");
-  const workflow = yaml.load(text);
+  const workflow: any = load(text);
   const readme = readFileSync(join(REPO, "examples", example, "README.md"), "utf8");
   const jobs = Object.entries<any>(workflow.jobs);
   const pulumiStep = (job: any) => job.steps.find((s: any) => String(s.uses).startsWith("pulumi/actions@") && s.with?.command);
@@ -94,7 +93,7 @@ describe.each(EXAMPLES)("examples/%s/.github/workflows/infrastructure.yml", (exa
 });
 
 test("the offline check waits for the emulator a bounded time", () => {
-  const workflow = yaml.load(readFileSync(join(REPO, "examples/gitops/.github/workflows/infrastructure.yml"), "utf8"));
+  const workflow: any = load(readFileSync(join(REPO, "examples/gitops/.github/workflows/infrastructure.yml"), "utf8"));
   const script: string = workflow.jobs["offline-check"].steps.find((s: any) => String(s.run).includes("pulumi-snapshot-runtask-emulator")).run;
   expect(script).toMatch(/timeout \d+ sh -c 'until .*; do sleep [\d.]+; done'/);
   expect(script).toMatch(/\|\| \{ echo "the emulator did not start within a minute" >&2; exit 1; \}/);
