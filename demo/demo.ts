@@ -212,8 +212,6 @@ export class Demo {
         snapshot: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
         runTask: { address: emulator.url, token: DEFAULT_RUNTASK_TOKEN, organization },
       }),
-      // credentialsConfig leaves the tokens out (the Automation API helper passes them in the environment).
-      { "snapshot:token": { value: DEFAULT_SNAPSHOT_TOKEN, secret: true }, "runtask:token": { value: DEFAULT_RUNTASK_TOKEN, secret: true } },
     );
     // The environment's settings of the services are not the emulator's either.
     const env: NodeJS.ProcessEnv = {};
