@@ -64,9 +64,11 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
   test("create refuses to overwrite an existing configuration", async () => {
     await provider.create(await checked(local()));
-    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toThrow(
-      'snapshot configuration "daily" already exists: set adopt: true to take it over, or choose another name (it is not overwritten)',
-    );
+    // The conflict code, as every refusal of an existing object has.
+    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
+      code: "conflict",
+      message: 'snapshot configuration "daily" already exists: set adopt: true to take it over, or choose another name (it is not overwritten)',
+    });
     expect(emulator.snapshot.configs.get("daily")?.config.retain).toBe(1);
   });
 
