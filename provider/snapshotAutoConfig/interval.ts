@@ -18,7 +18,10 @@ export const MAX_INTERVAL_SECONDS = 9_223_372_036;
 export function parseInterval(value: unknown): IntervalResult {
   const result = parseSeconds(value);
   if (result.ok && result.seconds > MAX_INTERVAL_SECONDS) {
-    return { ok: false, reason: `is longer than the service can hold (at most ${MAX_INTERVAL_SECONDS} seconds, about 292 years), got ${JSON.stringify(value)}` };
+    return {
+      ok: false,
+      reason: `is longer than the service can hold (at most ${MAX_INTERVAL_SECONDS} seconds, about 292 years), got ${JSON.stringify(value)}`,
+    };
   }
   return result;
 }
