@@ -15,7 +15,15 @@ import type { Deployment, DeploymentContext } from "./deployment";
 import type { DemoOptions, ProgramOptions } from "./options";
 import { projectMain, REPO, stageProject } from "./stage";
 import { demoStackConfig, type DemoSettings } from "./stackConfig";
-import { namedWorkspaceIds, readUserProgram, stageUserProgram, userStackConfig, type UserProgram } from "./userProgram";
+import {
+  explicitProviders,
+  namedOrganizations,
+  namedWorkspaceIds,
+  readUserProgram,
+  stageUserProgram,
+  userStackConfig,
+  type UserProgram,
+} from "./userProgram";
 
 const STACK = "demo";
 const SNAPSHOT_INTERVAL = "5s";
@@ -26,6 +34,8 @@ export const say = (line = "") => process.stdout.write(`${line}\n`);
 /** What runs the demo's stack: its name for the opening lines, and how to make the deployment. */
 export interface DemoEngine {
   description: string;
+  /** The Pulumi engine, or the engine driver (which alone puts the emulator's settings in explicit providers'). */
+  kind: "pulumi" | "driver";
   deploy(ctx: DeploymentContext): Promise<Deployment>;
 }
 
@@ -76,7 +86,15 @@ export class Demo {
 
     const { project } = stageProject(join(this.work, "project"));
     say(`  project: ${project.dir} (the root Pulumi.yaml and its program, with the packed package installed)`);
-    const deployment = await this.deploy({ project, main: projectMain(), runtime: "nodejs", stack: STACK, config, env: {} });
+    const deployment = await this.deploy({
+      project,
+      main: projectMain(),
+      runtime: "nodejs",
+      stack: STACK,
+      config,
+      env: {},
+      againstEmulator: !this.options.real,
+    });
 
     await this.step("preview", async () => describeChanges(await deployment.preview(), "planned"));
     let outputs: OutputMap = {};
@@ -108,11 +126,25 @@ export class Demo {
     const program = readUserProgram(options.dir);
     say(`pulumi-snapshot-runtask: the program in ${program.dir} (project ${program.name}, stack ${options.stack})`);
     say(`  engine: ${this.engine.description}${program.runtime === "yaml" ? ", on the package's provider plugins" : ""}`);
+    if (this.engine.kind === "pulumi" && !options.real && explicitProviders(program).length > 0) {
+      throw new Error(
+        `the program's provider resources (${explicitProviders(program).join(", ")}) keep their own addresses and tokens ` +
+          "under the Pulumi engine, which would reach the services they name: run it with --real, or without a Pulumi CLI on PATH",
+      );
+    }
     const stackConfig = userStackConfig(program, options);
     const { config, env } = options.real ? this.realServicesOf(stackConfig) : await this.emulatorFor(program, stackConfig);
     const { project, main } = stageUserProgram(program, join(this.work, "project"));
     say(`  project: ${project.dir} (a copy of the program, with the packed package installed)`);
-    const deployment = await this.deploy({ project, main, runtime: program.runtime, stack: options.stack, config, env });
+    const deployment = await this.deploy({
+      project,
+      main,
+      runtime: program.runtime,
+      stack: options.stack,
+      config,
+      env,
+      againstEmulator: !options.real,
+    });
 
     await this.step("preview", async () => describeChanges(await deployment.preview(), "planned"));
     await this.step("up", async () => {
@@ -157,19 +189,23 @@ export class Demo {
    * and the environment, so that nothing reaches a real service.
    */
   private async emulatorFor(program: UserProgram, stackConfig: StackConfig): Promise<{ config: StackConfig; env: NodeJS.ProcessEnv }> {
-    const organization = stackConfig["runtask:organization"]?.value || DEFAULT_ORGANIZATION;
+    const organizations = namedOrganizations(program, stackConfig);
+    const organization = organizations[0] ?? DEFAULT_ORGANIZATION;
     // The emulator takes no snapshots: a program's paths are on the service's hosts, not on this machine.
     const emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
     this.emulator = emulator;
-    if (!emulator.runTask.store.organizations.has(organization)) emulator.runTask.addOrganization(organization);
+    for (const name of organizations) if (!emulator.runTask.store.organizations.has(name)) emulator.runTask.addOrganization(name);
     for (const id of namedWorkspaceIds(program, stackConfig)) {
       if (!emulator.runTask.store.workspaces.has(id)) emulator.runTask.addWorkspace(organization, id, id);
     }
     const workspaces = [...emulator.runTask.store.workspaces.values()].filter((w) => w.organization === organization);
-    say(`  services: the emulator at ${emulator.url}, organization ${organization}`);
-    say(`    workspaces: ${workspaces.map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`)).join(", ") || "none"}`);
+    say(
+      `  services: the emulator at ${emulator.url}, organization${organizations.length > 1 ? "s" : ""} ${[organization, ...organizations.slice(1)].join(", ")}`,
+    );
+    say(`    workspaces (of ${organization}): ${workspaces.map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`)).join(", ") || "none"}`);
     const replaced = Object.keys(stackConfig).filter((k) => /^(snapshot|runtask):/.test(k) && k !== "runtask:organization");
     if (replaced.length > 0) say(`    in place of the stack's ${replaced.join(", ")} (--real uses them)`);
+    if (program.runtime === "yaml") say("    in place of the addresses and tokens of the program's provider resources too");
     const config: StackConfig = Object.fromEntries(Object.entries(stackConfig).filter(([k]) => !replaced.includes(k)));
     Object.assign(
       config,

@@ -25,6 +25,12 @@ export interface DeploymentContext {
   runtime: Runtime;
   /** Environment of the program and the provider plugins beyond this process's; an undefined value unsets one. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Against the emulator: explicit provider resources of the program take the services' settings of `config` (the
+   * emulator's address and token) in place of their own, as the stack's settings do, so that nothing reaches a
+   * real service.
+   */
+  againstEmulator: boolean;
   /** The stack's name. */
   stack: string;
   config: StackConfig;

@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
   if (cli)
     return new Demo(options, {
       description: `the Pulumi engine, through the Automation API and the Pulumi CLI (${cli})`,
+      kind: "pulumi",
       deploy: automationDeployment,
     }).run();
   if (options.requireCli) {
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
   say(NO_CLI_NOTICE);
   const driver: DemoEngine = {
     description: "the bundled engine driver (engine/), a stand-in for the Pulumi engine",
+    kind: "driver",
     deploy: async (ctx) => (ctx.runtime === "yaml" ? nativeDeployment(ctx) : driverDeployment(ctx)),
   };
   return new Demo(options, driver).run();

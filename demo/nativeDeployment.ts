@@ -90,6 +90,17 @@ export function nativeDeployment(ctx: DeploymentContext): Deployment {
       const program = readYamlProgram(document, ctx.config, ctx.stack, invoker.invoke);
       for (const r of program.resources) names.set(r.urn, r.name);
       types = new Map([...types, ...program.types]);
+      if (ctx.againstEmulator) {
+        // The stack's settings of the services are the emulator's already; an explicit provider's are made so too.
+        for (const p of program.providers) {
+          const { organization } = p.inputs;
+          p.inputs = {
+            address: config[`${p.package}:address`],
+            token: config[`${p.package}:token`],
+            ...(organization === undefined ? {} : { organization }),
+          };
+        }
+      }
       providers = program.providers;
       return await body(program);
     } finally {

@@ -93,6 +93,27 @@ export function userStackConfig(program: UserProgram, options: Pick<ProgramOptio
   return config;
 }
 
+/**
+ * The organizations the emulator holds for a program: `runtask:organization` of its stack config first, then those a
+ * YAML program names as constants (its providers' `organization`, and its resources').
+ */
+export function namedOrganizations(program: UserProgram, config: StackConfig): string[] {
+  const named = [config["runtask:organization"]?.value];
+  if (program.runtime === "yaml") {
+    for (const resource of Object.values(asObject(program.document.resources)))
+      named.push(asObject(asObject(resource).properties).organization as string);
+  }
+  return [...new Set(named.filter((n): n is string => typeof n === "string" && n !== "" && !n.includes("${")))];
+}
+
+/** The names of a YAML program's provider resources (`type: pulumi:providers:...`). */
+export function explicitProviders(program: UserProgram): string[] {
+  if (program.runtime !== "yaml") return [];
+  return Object.entries(asObject(program.document.resources))
+    .filter(([, r]) => String(asObject(r).type).startsWith("pulumi:providers:"))
+    .map(([name]) => name);
+}
+
 /** Every `ws-...` id the program's files or its stack config name, for the emulator to hold. */
 export function namedWorkspaceIds(program: UserProgram, config: StackConfig): string[] {
   const texts = [...Object.values(config).map((c) => c.value), ...programFiles(program.dir).map((f) => readFileSync(join(program.dir, f), "utf8"))];

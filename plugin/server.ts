@@ -8,7 +8,9 @@ import { packageVersion } from "./packageRoot";
 import { cancelCalls, providerContext, secretsOfCall, setProviderContext, withCallBound, withCallSecrets, type CallBound } from "../provider/context";
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
-import { secretArgs } from "../provider/table/derived";
+import { startDeployment } from "../provider/heldObjects";
+import { argNamedByResource, secretArgs } from "../provider/table/derived";
+import { isUnknown } from "../provider/common/unknown";
 import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
@@ -75,11 +77,22 @@ function nameOf(urn: string): string {
  * each call unwraps secrets, calls the core, and marks secret what the schema or the request says is.
  */
 export class ProviderServer {
-  private readonly resources: Map<string, ResourceDefinition & { secrets: readonly string[] }>;
+  private readonly resources: Map<string, Resource>;
   private configured = false;
+  /**
+   * The object's name each resource had in this deployment's first Check (by URN), for the second Check the engine
+   * makes without olds before a replacement's create (pkg/resource/deploy/step_generator.go,
+   * `continueStepsFromDiff`): a name the program leaves out stays the object's, not the resource's.
+   */
+  private readonly namesKept = new Map<string, string>();
 
   constructor(private readonly pkg: PackageDefinition) {
-    this.resources = new Map(pkg.resources.map((r) => [r.token, { ...r, provider: once(r.provider), secrets: secretArgs(r.table.fields) }]));
+    this.resources = new Map(
+      pkg.resources.map((r) => [
+        r.token,
+        { ...r, provider: once(r.provider), secrets: secretArgs(r.table.fields), namedBy: argNamedByResource(r.table.fields) },
+      ]),
+    );
   }
 
   /** Implementations by method name; those left out answer UNIMPLEMENTED. */
@@ -118,12 +131,16 @@ export class ProviderServer {
         return new Empty();
       }),
       // PULUMI_DEBUG_PROVIDERS: the engine attaches to a plugin a user started (under a debugger) rather than
-      // starting one; it then tells the plugin its own address, which these calls do not need.
-      attach: unary(() => new Empty()),
+      // starting one; it then tells the plugin its own address, which these calls do not need. Such a plugin serves
+      // one deployment after another: each attach starts a new one.
+      attach: unary(() => {
+        startDeployment();
+        return new Empty();
+      }),
     };
   }
 
-  private resource(urn: string, type?: string): ResourceDefinition & { secrets: readonly string[] } {
+  private resource(urn: string, type?: string): Resource {
     const token = type || urn.split("::")[2];
     const found = this.resources.get(token);
     if (!found) throw new Error(`${this.pkg.name}: unknown resource type "${token}"`);
@@ -159,6 +176,8 @@ export class ProviderServer {
     const values = args ? plain(args).plain : fromVariables(this.pkg.name, req.getVariablesMap().toArray());
     const { tuning } = providerContext();
     const config = configLookup(this.pkg.name, values);
+    // The engine configures each plugin it starts once, before any resource call: a deployment starts here.
+    startDeployment();
     setProviderContext({ config, tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
     // The configuration and the environment together, as calls will read them: a wrong setting stops the command here.
     const problems = settingProblems(this.pkg.service, config);
@@ -173,12 +192,16 @@ export class ProviderServer {
   }
 
   private async check(req: providerPb.CheckRequest) {
-    const def = this.resource(req.getUrn(), req.getType());
+    const urn = req.getUrn();
+    const def = this.resource(urn, req.getType());
     const { plain: news, secretKeys, secretValues } = plain(req.getNews());
     const olds = plain(req.getOlds());
     const secrets = [...secretValues, ...olds.secretValues];
-    const context = { resourceName: req.getName() || nameOf(req.getUrn()) };
+    const replacing = Object.keys(olds.plain).length === 0 ? this.namesKept.get(urn) : undefined;
+    const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
     const result = await keepingSecret(secrets, () => def.provider().check(olds.plain, news, context));
+    const name = def.namedBy && result.inputs[def.namedBy];
+    if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));
     return res.setFailuresList(checkFailures(result.failures, secrets));
   }
@@ -196,7 +219,8 @@ export class ProviderServer {
       .setHasdetaileddiff(true);
     const map = res.getDetaileddiffMap();
     for (const [key, kind] of detailedDiff(detail, olds, news))
-      map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(true));
+      // Against the state's outputs, not its inputs: the engine then shows the service's value as the old one.
+      map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(false));
     return res;
   }
 
@@ -215,8 +239,10 @@ export class ProviderServer {
   }
 
   /**
-   * A refresh carries the state; an import only the id. Inputs are the request's where it has some (the engine
-   * keeps the program's), and the core's where it has none (an import: what a program would write).
+   * A refresh carries the state; an import only the id. The inputs answered are the core's: the arguments as the
+   * service holds them (write-only values kept from the state), which the engine keeps in place of the old ones, so
+   * that a refresh and the next preview show a change made outside the program as the service's value against the
+   * program's, as bridged providers do. An import's are what a program would write.
    */
   private async read(req: providerPb.ReadRequest) {
     this.requireConfigured();
@@ -228,7 +254,7 @@ export class ProviderServer {
     );
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
-    const inputs = Object.keys(given.plain).length > 0 ? given.plain : (read.inputs ?? {});
+    const inputs = read.inputs ?? given.plain;
     return new pb.ReadResponse()
       .setId(read.id)
       .setProperties(struct(wrapSecrets(read.props, secrets)))
@@ -276,6 +302,12 @@ export class ProviderServer {
     if (!this.configured) throw new Error(`${this.pkg.name}: the provider was called before it was configured`);
   }
 }
+
+type Resource = ResourceDefinition & {
+  secrets: readonly string[];
+  /** The argument that defaults to the resource's name. */
+  namedBy: string | undefined;
+};
 
 /**
  * The core's partial failure (an object made or changed by a call that failed) as the engine's partial-failure

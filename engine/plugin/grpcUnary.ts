@@ -28,16 +28,23 @@ const STATUS_NAMES = [
   "UNAUTHENTICATED",
 ];
 
-/** A call that ended with a status other than OK; the message reads as @grpc/grpc-js writes it. */
+/**
+ * A call that ended with a status other than OK. Its message is the status message alone, as the engine shows a
+ * provider's failure (`rpcerror.FromError`: the provider's own words, not `2 UNKNOWN: ...`); the status is `code`.
+ */
 export class GrpcError extends Error {
+  /** The status's name, e.g. `UNKNOWN` (a provider's failure) or `UNAVAILABLE`. */
+  readonly status: string;
+
   constructor(
     readonly code: number,
     readonly details: string,
     /** The `grpc-status-details-bin` trailer (a serialized `google.rpc.Status`), where the server sent one. */
     readonly statusDetails?: Uint8Array,
   ) {
-    super(`${code} ${STATUS_NAMES[code] ?? "UNKNOWN"}: ${details}`);
+    super(details);
     this.name = "GrpcError";
+    this.status = STATUS_NAMES[code] ?? "UNKNOWN";
   }
 }
 

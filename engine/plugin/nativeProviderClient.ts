@@ -15,6 +15,9 @@ export interface NativeDiff {
   diffs: string[];
   detailed: Record<string, string>;
   hasDetailedDiff: boolean;
+  deleteBeforeReplace: boolean;
+  /** The detailed diff's keys that compare old and new inputs (`inputDiff`); the others compare the state's outputs. */
+  inputDiff: string[];
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -138,13 +141,19 @@ export class NativeProviderClient {
     const res = await this.call("Diff", req, this.pb.DiffResponse);
     const kinds = Object.fromEntries(Object.entries(this.pb.PropertyDiff.Kind).map(([name, n]) => [n, name]));
     const detailed: Record<string, string> = {};
-    res.getDetaileddiffMap().forEach((d, key) => (detailed[key] = kinds[d.getKind()]));
+    const inputDiff: string[] = [];
+    res.getDetaileddiffMap().forEach((d, key) => {
+      detailed[key] = kinds[d.getKind()];
+      if (d.getInputdiff()) inputDiff.push(key);
+    });
     return {
       changes: (["unknown", "none", "some"] as const)[res.getChanges()],
       replaces: res.getReplacesList(),
       diffs: res.getDiffsList(),
       detailed,
       hasDetailedDiff: res.getHasdetaileddiff(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+      inputDiff: inputDiff.sort(),
     };
   }
 

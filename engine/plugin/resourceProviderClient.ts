@@ -12,6 +12,10 @@ export interface DiffAnswer {
   changes: "unknown" | "none" | "some";
   replaces: string[];
   deleteBeforeReplace: boolean;
+  /** The changed keys (`diffs`); the dynamic provider plugin sends none. */
+  changed: string[];
+  /** The detailed diff's paths, when the plugin sent one, and those that compare inputs (`inputDiff`). */
+  detailed?: { paths: string[]; inputDiff: string[] };
 }
 
 /** The generated protobuf messages of one copy of @pulumi/pulumi. */
@@ -89,7 +93,19 @@ export class ResourceProviderClient {
     req.setOldInputs(this.struct(oldInputs));
     req.setIgnorechangesList(ignoreChanges);
     const res = await this.call("Diff", req, this.protos.pb.DiffResponse);
-    return { changes: CHANGES[res.getChanges()], replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+    const paths: string[] = [];
+    const inputDiff: string[] = [];
+    res.getDetaileddiffMap().forEach((d, path) => {
+      paths.push(path);
+      if (d.getInputdiff()) inputDiff.push(path);
+    });
+    return {
+      changes: CHANGES[res.getChanges()],
+      replaces: res.getReplacesList(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+      changed: res.getDiffsList(),
+      detailed: res.getHasdetaileddiff() ? { paths, inputDiff } : undefined,
+    };
   }
 
   /**

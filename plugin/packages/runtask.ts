@@ -1,45 +1,24 @@
-import { getRunTask, getWorkspaceRunTask, listRunTasks, listWorkspaceRunTasks, type RunTaskInclude } from "../../provider/functions/runTask";
+import {
+  getRunTask,
+  getRunTaskArguments,
+  getWorkspaceRunTask,
+  getWorkspaceRunTaskArguments,
+  listRunTasks,
+  listRunTasksArguments,
+  listWorkspaceRunTasks,
+  listWorkspaceRunTasksArguments,
+  runTaskRecordFields,
+  workspaceRunTaskRecordFields,
+  type RunTaskInclude,
+} from "../../provider/functions/runTask";
 import { runTaskTable } from "../../provider/runTask/fields";
 import { RUN_TASK_IMPORT_FORMS } from "../../provider/runTask/importId";
 import { RUNTASK_SERVICE } from "../../provider/services/runtask/settings";
-import { ENFORCEMENT_LEVELS, STAGES } from "../../provider/services/runtask/vocabulary";
-import { t, type Field, type ValueType } from "../../provider/table/field";
+import { t } from "../../provider/table/field";
 import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
 import { WORKSPACE_RUN_TASK_IMPORT_FORMS } from "../../provider/workspaceRunTask/importId";
 import { associationIdOf } from "../../provider/workspaceRunTask/provider";
 import type { PackageDefinition } from "../definition";
-
-/** A property of a function's result or arguments (never written, so it changes nothing). */
-function property(value: ValueType, required?: true): Field {
-  return required ? { value, required, onChange: "none" } : { value, onChange: "none" };
-}
-
-const { fields: task } = runTaskTable;
-
-/** A run task as the functions return it: the task's table, read back, with its id and associations. */
-const runTaskInfo = {
-  id: property(t.string, true),
-  organization: property(task.organization.value, true),
-  name: property(task.name.value, true),
-  url: property(task.url.value, true),
-  description: property(task.description.value),
-  category: property(task.category.value, true),
-  enabled: property(task.enabled.value, true),
-  global: property(task.global.value),
-  workspaceTaskIds: property(t.list(t.string)),
-};
-
-/** An association as the functions return it. */
-const workspaceRunTaskInfo = {
-  id: property(t.string, true),
-  workspaceId: property(t.string, true),
-  taskId: property(t.string, true),
-  enforcementLevel: property(t.oneOfStrings(ENFORCEMENT_LEVELS), true),
-  stages: property(t.list(t.oneOfStrings(STAGES)), true),
-};
-
-const optionalText = property(t.string);
-const requiredText = property(t.string, true);
 
 /** The `runtask` provider plugin: run tasks and their association to workspaces (spec: run-task-api.md). */
 export const runtaskPackage: PackageDefinition = {
@@ -70,8 +49,8 @@ export const runtaskPackage: PackageDefinition = {
     {
       token: "runtask:index:getRunTask",
       docs: { file: "provider/functions/runTask.ts", function: "getRunTask", inputs: "GetRunTaskArgs", outputs: "RunTaskRecord" },
-      inputs: { id: optionalText, name: optionalText, organization: optionalText },
-      outputs: runTaskInfo,
+      inputs: getRunTaskArguments,
+      outputs: runTaskRecordFields,
       call: async (args, config, tuning) => ({ ...(await getRunTask(args, config, tuning)) }),
     },
     {
@@ -83,8 +62,8 @@ export const runtaskPackage: PackageDefinition = {
         outputs: "ListRunTasksResult",
         outputItems: "RunTaskRecord",
       },
-      inputs: { organization: optionalText, include: property(t.list(t.oneOfStrings(["workspace_tasks", "workspace_tasks.workspace"] as const))) },
-      outputs: { tasks: property(t.list(t.object("RunTaskInfo", runTaskInfo)), true) },
+      inputs: listRunTasksArguments,
+      outputs: { tasks: { value: t.list(t.object("RunTaskInfo", runTaskRecordFields)), required: true, onChange: "none" } },
       call: async (args, config, tuning) => ({
         tasks: await listRunTasks(
           { organization: args.organization as string | undefined, include: args.include as RunTaskInclude[] | undefined },
@@ -102,8 +81,8 @@ export const runtaskPackage: PackageDefinition = {
         outputs: "WorkspaceTaskRecord",
         itemsFile: "provider/workspaceRunTask/record.ts",
       },
-      inputs: { workspaceId: requiredText, taskId: requiredText },
-      outputs: workspaceRunTaskInfo,
+      inputs: getWorkspaceRunTaskArguments,
+      outputs: workspaceRunTaskRecordFields,
       call: async (args, config, tuning) => ({
         ...(await getWorkspaceRunTask({ workspaceId: String(args.workspaceId), taskId: String(args.taskId) }, config, tuning)),
       }),
@@ -118,8 +97,10 @@ export const runtaskPackage: PackageDefinition = {
         outputItems: "WorkspaceTaskRecord",
         itemsFile: "provider/workspaceRunTask/record.ts",
       },
-      inputs: { workspaceId: requiredText },
-      outputs: { workspaceRunTasks: property(t.list(t.object("WorkspaceRunTaskInfo", workspaceRunTaskInfo)), true) },
+      inputs: listWorkspaceRunTasksArguments,
+      outputs: {
+        workspaceRunTasks: { value: t.list(t.object("WorkspaceRunTaskInfo", workspaceRunTaskRecordFields)), required: true, onChange: "none" },
+      },
       call: async (args, config, tuning) => ({
         workspaceRunTasks: await listWorkspaceRunTasks({ workspaceId: String(args.workspaceId) }, config, tuning),
       }),

@@ -1,10 +1,8 @@
-import { getSnapshotStatus, listSnapshotAutoConfigs } from "../../provider/functions/snapshot";
+import { getSnapshotStatus, getSnapshotStatusArguments, listSnapshotAutoConfigs, snapshotStatusFields } from "../../provider/functions/snapshot";
 import { SNAPSHOT_SERVICE } from "../../provider/services/snapshot/settings";
 import { snapshotAutoConfigTable } from "../../provider/snapshotAutoConfig/fields";
 import { t } from "../../provider/table/field";
 import type { PackageDefinition } from "../definition";
-
-const text = { value: t.string, required: true, onChange: "none" } as const;
 
 /** The `snapshot` provider plugin: automated snapshot configurations (spec: snapshot-auto-api.md). */
 export const snapshotPackage: PackageDefinition = {
@@ -25,15 +23,8 @@ export const snapshotPackage: PackageDefinition = {
     {
       token: "snapshot:index:getSnapshotStatus",
       docs: { file: "provider/functions/snapshot.ts", function: "getSnapshotStatus", inputs: "GetSnapshotStatusArgs", outputs: "SnapshotStatus" },
-      inputs: { name: text },
-      outputs: {
-        snapshotStart: text,
-        snapshotUrl: text,
-        lastSnapshotStart: text,
-        lastSnapshotEnd: text,
-        lastSnapshotUrl: text,
-        lastSnapshotError: text,
-      },
+      inputs: getSnapshotStatusArguments,
+      outputs: snapshotStatusFields,
       call: async (args, config, tuning) => ({ ...(await getSnapshotStatus({ name: String(args.name) }, config, tuning)) }),
     },
     {

@@ -7,9 +7,11 @@ import { SnapshotRunTaskError } from "../common/errors";
  * without it, so that requests do not go to `/api/v2/api/v2/...` and come back as 404s.
  */
 export function serviceAddress(setting: string, address: string, apiPrefix: string, example: string): string {
-  // Without a scheme, `host:port` would parse as a URL of the scheme `host:`: refused in one wording whatever it holds.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(address))
-    throw invalid(`${setting}: "${address}" has no http:// or https:// scheme; write it as e.g. ${example}`);
+  // Without a scheme, `host:port` would parse as a URL of the scheme `host:`: refused in one wording whatever it
+  // holds, with the user's own address as it would be written.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
+    throw invalid(`${setting}: "${address}" has no http:// or https:// scheme; write it as e.g. https://${address.trim().replace(/^\/+/, "")}`);
+  }
   let url: URL;
   try {
     url = new URL(address);

@@ -22,6 +22,8 @@ export type CommonSettingName = "address" | "token" | "caCert" | "caCertPem" | "
 export interface ServiceSettings {
   /** Base address without the API prefix, e.g. `https://runs.example.com`. */
   address: string;
+  /** Where the address came from, as messages name it: its stack config key or its environment variable. */
+  addressFrom?: string;
   token: string;
   tls: TlsSettings;
   timeoutMs?: number;
@@ -96,6 +98,7 @@ function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values
   };
   return {
     address: serviceAddress(address.from, address.value, d.apiPrefix, d.example),
+    addressFrom: address.from,
     token: token.value,
     tls: { caCertPem: parsed("caCert", readCaBundle) ?? values.caCertPem?.value, skipVerify: parsed("skipTlsVerify", parseBooleanSetting) },
     timeoutMs: parsed("requestTimeout", parseDurationSetting),

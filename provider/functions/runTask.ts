@@ -1,16 +1,56 @@
 import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
+import { runTaskTable } from "../runTask/fields";
 import type { RunTaskGlobal } from "../runTask/globalSettings";
 import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
 import { runTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
 import { defaultOrganization } from "../services/runtask/settings";
+import { idSchema } from "../services/runtask/vocabularySchemas";
 import type { ClientTuning } from "../services/tuning";
+import { t, type ValueType } from "../table/field";
+import { assertType, type RecordOf, type SameRecord } from "../table/types";
+import { workspaceRunTaskTable } from "../workspaceRunTask/fields";
 import { findByTask } from "../workspaceRunTask/provider";
 import type { WorkspaceTaskRecord } from "../workspaceRunTask/record";
 import { workspaceTaskFromWire } from "../workspaceRunTask/wire";
+import { requireValidArguments } from "./arguments";
 
 export type { WorkspaceTaskRecord };
+
+const { fields: task } = runTaskTable;
+const { fields: association } = workspaceRunTaskTable;
+
+/** A property of a function's arguments or result, typed like a table field (never written: it changes nothing). */
+function optional<const V extends ValueType>(value: V): { value: V; onChange: "none" } {
+  return { value, onChange: "none" };
+}
+function required<const V extends ValueType>(value: V): { value: V; required: true; onChange: "none" } {
+  return { value, required: true, onChange: "none" };
+}
+
+/** A run task as the functions return it: the task's table, read back, with its id and associations. */
+export const runTaskRecordFields = {
+  id: required(t.string),
+  organization: required(task.organization.value),
+  name: required(task.name.value),
+  url: required(task.url.value),
+  description: optional(task.description.value),
+  category: required(task.category.value),
+  enabled: required(task.enabled.value),
+  global: optional(task.global.value),
+  workspaceTaskIds: optional(t.list(t.string)),
+};
+
+/** An association as the functions return it. */
+export const workspaceRunTaskRecordFields = {
+  id: required(t.string),
+  workspaceId: required(association.workspaceId.value),
+  taskId: required(association.taskId.value),
+  enforcementLevel: required(association.enforcementLevel.value),
+  stages: required(association.stages.value),
+  stage: optional(association.stage.value),
+};
 
 /** A run task as the service reports it (the HMAC key is never returned). */
 export interface RunTaskRecord {
@@ -25,7 +65,7 @@ export interface RunTaskRecord {
   /** The task's description, when it has one. */
   description?: string;
   /** Always `task`. */
-  category: string;
+  category: "task";
   /** Whether the task runs. */
   enabled: boolean;
   /** The global settings; absent when the organization lacks the global run tasks feature. */
@@ -37,8 +77,28 @@ export interface RunTaskRecord {
   workspaceTaskIds?: string[];
 }
 
+assertType<SameRecord<RunTaskRecord, RecordOf<typeof runTaskRecordFields>>>(true);
+assertType<SameRecord<WorkspaceTaskRecord, RecordOf<typeof workspaceRunTaskRecordFields>>>(true);
+
 /** `include` as the service takes it. */
-export type RunTaskInclude = "workspace_tasks" | "workspace_tasks.workspace";
+export const RUN_TASK_INCLUDES = ["workspace_tasks", "workspace_tasks.workspace"] as const;
+export type RunTaskInclude = (typeof RUN_TASK_INCLUDES)[number];
+
+/** The arguments of each function, with the checks of the resources' fields (a name where an id belongs, say). */
+export const getRunTaskArguments = {
+  id: { ...optional(t.string), schema: idSchema("task", "a run task", "may be the task's name: give it as name instead") },
+  name: { ...optional(task.name.value), schema: task.name.schema },
+  organization: { ...optional(task.organization.value), schema: task.organization.schema },
+};
+export const listRunTasksArguments = {
+  organization: getRunTaskArguments.organization,
+  include: optional(t.list(t.oneOfStrings(RUN_TASK_INCLUDES))),
+};
+export const getWorkspaceRunTaskArguments = {
+  workspaceId: { ...required(t.string), schema: association.workspaceId.schema },
+  taskId: { ...required(t.string), schema: association.taskId.schema },
+};
+export const listWorkspaceRunTasksArguments = { workspaceId: getWorkspaceRunTaskArguments.workspaceId };
 
 /** A run task by `id`, or by `name` in an organization. */
 export interface GetRunTaskArgs {
@@ -78,6 +138,11 @@ export interface ListWorkspaceRunTasksArgs {
   workspaceId: string;
 }
 
+assertType<SameRecord<GetRunTaskArgs, RecordOf<typeof getRunTaskArguments>>>(true);
+assertType<SameRecord<ListRunTasksArgs, RecordOf<typeof listRunTasksArguments>>>(true);
+assertType<SameRecord<GetWorkspaceRunTaskArgs, RecordOf<typeof getWorkspaceRunTaskArguments>>>(true);
+assertType<SameRecord<ListWorkspaceRunTasksArgs, RecordOf<typeof listWorkspaceRunTasksArguments>>>(true);
+
 /** Every run task association of a workspace. */
 export interface ListWorkspaceRunTasksResult {
   /** The associations, following every page. */
@@ -96,16 +161,18 @@ function recordOf(task: ResourceObject, included: unknown): RunTaskRecord {
 
 function organizationOf(given: string | undefined, config: ConfigLookup, fn: string): string {
   const org = given ?? defaultOrganization(config);
-  if (!org)
+  if (!org) {
     throw new SnapshotRunTaskError(
       "missing_setting",
       `${fn}: no organization: pass one, or set stack config runtask:organization or RUNTASK_ORGANIZATION`,
     );
+  }
   return org;
 }
 
 /** A run task by id, or by name in an organization (all pages are searched). Fails when there is none. */
 export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord> {
+  requireValidArguments("getRunTask", getRunTaskArguments, args);
   const api = runTaskEndpoints(config, tuning);
   if (args.id !== undefined) {
     if (args.name !== undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give either id or name, not both");
@@ -123,6 +190,7 @@ export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tun
 
 /** Every run task of the organization, following every page. */
 export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord[]> {
+  requireValidArguments("listRunTasks", listRunTasksArguments, args);
   const include = [...new Set<RunTaskInclude>(["workspace_tasks", ...(args.include ?? [])])].join(",");
   const list = await runTaskEndpoints(config, tuning).listTasks(organizationOf(args.organization, config, "listRunTasks"), include);
   return list.items.map((task) => recordOf(task, list.included));
@@ -130,6 +198,7 @@ export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup,
 
 /** The association of a task with a workspace. Fails when the task is not attached there. */
 export async function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<WorkspaceTaskRecord> {
+  requireValidArguments("getWorkspaceRunTask", getWorkspaceRunTaskArguments, args);
   const found = await findByTask(runTaskEndpoints(config, tuning), args.workspaceId, args.taskId);
   if (!found)
     throw new SnapshotRunTaskError("not_found", `getWorkspaceRunTask: could not find task "${args.taskId}" in workspace "${args.workspaceId}"`);
@@ -142,5 +211,6 @@ export async function listWorkspaceRunTasks(
   config: ConfigLookup,
   tuning?: ClientTuning,
 ): Promise<WorkspaceTaskRecord[]> {
+  requireValidArguments("listWorkspaceRunTasks", listWorkspaceRunTasksArguments, args);
   return (await runTaskEndpoints(config, tuning).listWorkspaceTasks(args.workspaceId)).items.map((r) => workspaceTaskFromWire(r, args.workspaceId));
 }

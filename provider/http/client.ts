@@ -94,6 +94,11 @@ export class HttpClient {
     return this.options.service;
   }
 
+  /** The setting the address came from, as messages name it. */
+  get addressSetting(): string {
+    return this.options.addressSetting ?? "the service's address";
+  }
+
   async request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
     const idempotent = opts.idempotent ?? method !== "POST";
     const policy = this.options.retry;
@@ -160,12 +165,14 @@ export class HttpClient {
         const where = this.options.addressSetting ? ` (${this.options.addressSetting})` : "";
         return { kind: "error", error: this.transportError(method, path, `TLS handshake failed: ${messageOf(err)}${where}`, opts, "tls"), sent };
       }
-      const detail = !timedOut
-        ? describeTransportError(err)
-        : cutShort
-          ? `no response before the operation's time bound of ${boundText(bound!)}`
-          : `no response within ${seconds(this.timeoutMs)}`;
-      return { kind: "error", error: this.transportError(method, path, detail, opts, timedOut ? "timeout" : "network"), sent };
+      if (!timedOut) {
+        const error = this.transportError(method, path, describeTransportError(err), opts, "network").with({ advice: this.unreachable(err) });
+        return { kind: "error", error, sent };
+      }
+      const detail = cutShort
+        ? `no response before the operation's time bound of ${boundText(bound!)}`
+        : `no response within ${seconds(this.timeoutMs)}`;
+      return { kind: "error", error: this.transportError(method, path, detail, opts, "timeout"), sent };
     } finally {
       abort.dispose();
     }
@@ -220,7 +227,7 @@ export class HttpClient {
   failure(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions = {}, attempts = 1, ambiguous = false): ServiceError {
     const secrets = this.secrets(opts);
     const messages = serverMessages(res.body).map((m) => redact(m, secrets));
-    const hint = this.options.hint?.(res.status, messages, res.body);
+    const hint = this.options.hint?.(res.status, messages, res.body) ?? (res.status === 501 ? this.notImplemented(method) : undefined);
     // The advice may quote the answer: it is redacted as the server's messages are.
     return new ServiceError({
       service: this.service,
@@ -234,6 +241,31 @@ export class HttpClient {
     });
   }
 
+  /** A 501: the server at the address does not serve the method, which the service does; the address is named. */
+  private notImplemented(method: HttpMethod): string {
+    return `the server at ${this.origin} does not implement ${method}, which the ${this.service} does: check ${this.addressSetting}`;
+  }
+
+  /** What a connection that could not be made says about the address, naming the setting it came from. */
+  private unreachable(err: unknown): string | undefined {
+    const setting = this.addressSetting;
+    switch (transportCode(err)) {
+      case "ECONNREFUSED":
+        return `nothing accepts connections at ${this.origin}: check ${setting}, and that the service runs there`;
+      case "ENOTFOUND":
+      case "EAI_AGAIN":
+        return `the host ${new URL(this.origin).hostname} is not found: check ${setting}`;
+      case "EHOSTUNREACH":
+      case "ENETUNREACH":
+      case "ETIMEDOUT":
+      case "UND_ERR_CONNECT_TIMEOUT":
+        return `no connection to ${this.origin}: check ${setting}, and the network path to it`;
+      default:
+        // Failures on a connection made (a certificate refused, a reset) say what they are themselves.
+        return undefined;
+    }
+  }
+
   /**
    * The error of a successful status whose body is not what the API answers there (`expected`): a proxy's sign-in
    * page, an empty 200 or 204, `{}`. It is never read as "gone" nor as the object's values, and names the address
@@ -241,7 +273,7 @@ export class HttpClient {
    */
   unexpectedAnswer(method: HttpMethod, path: string, res: HttpResponse, expected: string, opts: RequestOptions = {}): ServiceError {
     const secrets = this.secrets(opts);
-    const where = this.options.addressSetting ? `check ${this.options.addressSetting}: ` : "";
+    const where = `check ${this.addressSetting}: `;
     return new ServiceError({
       service: this.service,
       method,
@@ -338,9 +370,14 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The system's or undici's code of a transport failure (`ECONNREFUSED`), on the error or its cause. */
+function transportCode(err: unknown): string | undefined {
+  return codeOf(err) ?? codeOf((err as { cause?: unknown } | undefined)?.cause);
+}
+
 function describeTransportError(err: unknown): string {
   if (err instanceof Error) {
-    const code = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
+    const code = transportCode(err);
     const cause = err.cause instanceof Error && err.cause.message !== err.message ? ` (${err.cause.message})` : "";
     return `${code ? `${code}: ` : ""}${err.message}${cause}`;
   }

@@ -20,6 +20,15 @@ const httpUrl = z.string({ error: "must be a string" }).refine(
   { error: (issue) => `must be an http or https URL, got ${JSON.stringify(issue.input)}` },
 );
 
+/** A task's name: letters, digits, `-` and `_`; a refusal repeats the name and the characters that are not. */
+const taskName = nonEmptyString().regex(/^[A-Za-z0-9_-]+$/, {
+  error: (issue) => {
+    const name = String(issue.input);
+    const others = [...new Set(name.replace(/[A-Za-z0-9_-]/g, ""))].map((c) => JSON.stringify(c)).join(", ");
+    return `may contain only letters, digits, '-' and '_': ${JSON.stringify(name)} has ${others}`;
+  },
+});
+
 const description = z.string({ error: "must be a string" }).refine((s) => [...s].length <= MAX_DESCRIPTION, {
   error: (issue) => `must be at most ${MAX_DESCRIPTION} characters (got ${[...(issue.input as string)].length})`,
 });
@@ -91,14 +100,16 @@ export const runTaskTable = defineTable("RunTask", {
       missing: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION",
     },
     onChange: "replace",
+    identity: true,
   },
   name: {
     value: t.string,
-    schema: nonEmptyString().regex(/^[A-Za-z0-9_-]+$/, { error: "may contain only letters, digits, '-' and '_'" }),
+    schema: taskName,
     wire: "name",
     required: true,
     default: { from: "resourceName" },
     onChange: "update",
+    identity: true,
   },
   url: { value: t.string, schema: httpUrl, wire: "url", required: true, onChange: "update" },
   description: { value: t.string, schema: description, wire: "description", onChange: "update" },

@@ -1,12 +1,13 @@
+import { alreadyExists } from "../common/alreadyExists";
 import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { PartialFailure, withProviderText } from "../common/partialFailure";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { refusedCreate } from "../services/runtask/outcomes";
 import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
@@ -35,9 +36,7 @@ function secretsOf(write: TaskWrite): string[] {
 }
 
 function taskExists(s: RunTaskState): SnapshotRunTaskError {
-  return refusedCreate(
-    `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
-  );
+  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`);
 }
 
 /**
@@ -144,6 +143,8 @@ export const runTaskProvider: ResourceProvider = {
     // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
     const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
+    // Held from here: the task is recorded, or (made only to find the settings unsupported) deleted again.
+    hold("run task", task.id);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)
       throw await unsupportedAfterWrite(api, s, task, inputs, existing !== undefined);
     return { id: task.id, outs: outputs(s, task, write.global) };
@@ -161,6 +162,7 @@ export const runTaskProvider: ResourceProvider = {
       await requireGoneTask(api, id, prior, "GET");
       return GONE;
     }
+    if (importing) hold("run task", id);
     const state = taskFromWire(found.task, prior);
     const outs = toPlainJson({ ...state, taskId: id }) as Props;
     return { id, props: outs, inputs: toPlainJson(inputsOf(state)) as Props };
@@ -180,6 +182,7 @@ export const runTaskProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
+    if (heldByAnotherResource("run task", id)) return;
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (!(await api.deleteTask(id))) await requireGoneTask(api, id, stateOf(props ?? {}), "DELETE");

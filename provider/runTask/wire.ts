@@ -1,18 +1,21 @@
 import { withDefaults } from "../table/check";
-import { assertType, type Same, type StateOf } from "../table/types";
+import { assertType, type RecordOf, type SameRecord, type StateOf } from "../table/types";
 import type { RunTaskGlobal } from "./globalSettings";
 import { fromWire, toWire } from "../table/wire";
 import type { Body } from "../services/runtask/endpoints";
 import { relatedId, relatedIds, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
-import { runTaskTable } from "./fields";
+import { globalFields, runTaskTable } from "./fields";
 
 type Props = Record<string, unknown>;
 const { fields } = runTaskTable;
 
-/** A run task as the provider keeps it: the checked arguments, and the service's `global` where it reports one. */
-export type RunTaskState = StateOf<typeof runTaskTable> & { organization: string; name: string; url: string };
+/**
+ * A run task as the provider keeps it: the checked arguments (`global.enabled` filled in), and the service's
+ * `global` where it reports one.
+ */
+export type RunTaskState = StateOf<typeof runTaskTable> & { organization: string; name: string; url: string; global?: RunTaskGlobal };
 export type { RunTaskGlobal };
-assertType<Same<RunTaskGlobal, NonNullable<RunTaskState["global"]>>>(true);
+assertType<SameRecord<RunTaskGlobal, RecordOf<typeof globalFields>>>(true);
 
 /** What to send besides the always-sent attributes: the write-only key and the global settings, when they change. */
 export interface TaskWrite {
@@ -45,7 +48,8 @@ export function globalToSend(global: RunTaskState["global"]): RunTaskGlobal {
 export function reportedGlobal(task: ResourceObject): RunTaskGlobal | undefined {
   const reported = fromWire(fields, { "global-configuration": task.attributes["global-configuration"] }, {});
   if (reported.global === undefined) return undefined;
-  const global = withDefaults(fields.global.value.fields, reported.global as Props) as RunTaskGlobal;
+  const filled = withDefaults(fields.global.value.fields, reported.global as Props) as NonNullable<StateOf<typeof runTaskTable>["global"]>;
+  const global: RunTaskGlobal = { ...filled, enabled: filled.enabled === true };
   if (global.stages?.length === 0) delete global.stages;
   return global;
 }

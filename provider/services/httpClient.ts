@@ -29,7 +29,7 @@ export function serviceHttpClient<N extends string>(
     timeoutMs: settings.timeoutMs,
     // The token, and what the engine marked secret in the call the operation serves (the client is the operation's).
     secrets: [settings.token, ...secretsOfCall()],
-    addressSetting: `${service.settings.address.key} / ${service.settings.address.env}`,
+    addressSetting: settings.addressFrom ?? `${service.settings.address.key} / ${service.settings.address.env}`,
     retry: retryPolicy({ ...operationRetry(settings, tuning), stats: tuning.stats?.retries }),
     signal: cancelSignal(),
     hint: http.hint,

@@ -44,7 +44,7 @@ function storage<const V, const E extends Partial<Field> = Record<never, never>>
  * one line each. Argument names are the camelCase of the wire names; storage-type parameters carry their group.
  */
 export const snapshotAutoConfigTable = defineTable("SnapshotAutoConfig", {
-  name: { value: t.string, schema: configName, required: true, default: { from: "resourceName" }, onChange: "replace" },
+  name: { value: t.string, schema: configName, required: true, default: { from: "resourceName" }, onChange: "replace", identity: true },
   interval: {
     value: t.integer,
     input: { type: "oneOf", of: [t.integer, t.string] },

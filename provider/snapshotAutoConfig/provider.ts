@@ -1,8 +1,11 @@
-import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
+import { PartialFailure } from "../common/partialFailure";
+import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
-import { GONE } from "../resource";
+import { GONE, isImport } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
@@ -30,6 +33,16 @@ function outputs(state: SnapshotAutoConfigState): Props {
   return toPlainJson(state) as Props;
 }
 
+/** A refresh's or a delete's 404 that is not the service's "no such configuration" fails, saying what it keeps. */
+async function keepingState<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof ServiceError && err.code === "not_found")) throw err;
+    throw err.with({ advice: [err.advice, "the configuration is kept in the state"].filter(Boolean).join("; ") });
+  }
+}
+
 /** The `SnapshotAutoConfig` provider. The resource id is the configuration name. */
 export const snapshotAutoConfigProvider: ResourceProvider = {
   ...checkAndDiff(
@@ -54,21 +67,26 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const secrets = secretValues(state);
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw new SnapshotRunTaskError(
-        "conflict",
-        `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, or choose another name (it is not overwritten)`,
-      );
+      throw alreadyExists(`snapshot configuration "${state.name}"`);
     }
     const writing = { api, state, secrets, inputs };
-    // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
-    await (existing ? writes.adopt(writing, existing) : writes.create(writing));
+    try {
+      // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
+      await (existing ? writes.adopt(writing, existing) : writes.create(writing));
+    } catch (err) {
+      // A partial failure records the configuration: it is this resource's too.
+      if (err instanceof PartialFailure) hold("snapshot configuration", state.name);
+      throw err;
+    }
+    hold("snapshot configuration", state.name);
     return { id: state.name, outs: outputs(state) };
   },
 
   async read(id, props) {
-    const wire = await endpoints().readConfig(id, secretValues(props ?? {}));
+    const wire = await keepingState(endpoints().readConfig(id, secretValues(props ?? {})));
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
+    if (isImport(props)) hold("snapshot configuration", id);
     const state = outputs(fromWire(id, wire, stateOf(props ?? {})));
     return { id, props: state, inputs: state };
   },
@@ -81,7 +99,8 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
+    if (heldByAnotherResource("snapshot configuration", id)) return;
     // A configuration already deleted outside Pulumi is the outcome delete wants.
-    await endpoints().deleteConfig(id, secretValues(props ?? {}));
+    await keepingState(endpoints().deleteConfig(id, secretValues(props ?? {})));
   },
 };

@@ -35,8 +35,44 @@ export type ArgsOf<T extends ResourceTable> = { -readonly [K in ArgName<T["field
 /** A resource's state: every field, as plain values. */
 export type StateOf<T extends ResourceTable> = { -readonly [K in keyof T["fields"]]?: ValueOf<T["fields"][K]> };
 
+/**
+ * Whether every record read back holds the field: an output the service sets, a required argument or one with a
+ * default, but no parameter of a group (a storage type's), which only the selected group's records have.
+ */
+type AlwaysPresent<F> = F extends { output: true }
+  ? true
+  : F extends { group: string }
+    ? false
+    : F extends { required: true }
+      ? true
+      : F extends { default: { value: unknown } }
+        ? true
+        : false;
+
+type PresentKey<F extends FieldTable> = { [K in keyof F]: AlwaysPresent<F[K]> extends true ? K : never }[keyof F];
+
+/** The type of a field's value as records read back hold it: nested objects as records too. */
+type ReadOf<V> = V extends { type: "object"; fields: infer F extends FieldTable }
+  ? RecordOf<F>
+  : V extends { type: "array"; items: infer I }
+    ? ReadOf<I>[]
+    : TypeOf<V>;
+
+/**
+ * A record as the service's answers are read back (a resource's outputs, a function's result): the fields every
+ * record holds required, the others optional. The read side's types are checked against it.
+ */
+export type RecordOf<F extends FieldTable> = {
+  -readonly [K in PresentKey<F>]: F[K] extends { value: infer V } ? ReadOf<V> : never;
+} & {
+  -readonly [K in Exclude<keyof F, PresentKey<F>>]?: F[K] extends { value: infer V } ? ReadOf<V> : never;
+};
+
 /** True when A and B are the same type (each assignable to the other). */
 export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** True when A and B have the same keys, optional ones included, each of the same type. */
+export type SameRecord<A, B> = Same<keyof A, keyof B> extends true ? Same<A, B> : false;
 
 /** Compiles only when given `true`: `assertType<Same<A, B>>(true)`. */
 export function assertType<T extends true>(_proof: T): void {}

@@ -1,32 +1,22 @@
-import * as z from "zod";
 import { orUnknown } from "../common/validate";
 import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
-import { enforcementLevelSchema, stageListSchema, stageSchema } from "../services/runtask/vocabularySchemas";
+import { enforcementLevelSchema, idSchema, stageListSchema, stageSchema, workspaceIdSchema } from "../services/runtask/vocabularySchemas";
 import { defineTable, t, value } from "../table/field";
 
-/**
- * An id of the spec's shape (`ws-...`, `task-...`). A value of another shape is most often the object's name, which
- * the API does not take: caught at check, with a hint, rather than as a 404 during `up`.
- */
-const id = (prefix: string, what: string, hint: string) =>
-  z.string({ error: "must be a string" }).refine((v) => new RegExp(`^${prefix}-[^/\\s]+$`).test(v), {
-    error: (issue) => `must be ${what} id (${prefix}-...); ${JSON.stringify(issue.input)} ${hint}`,
-  });
-
-const workspaceIdSchema = id(
-  "ws",
-  "a workspace",
-  "may be the workspace's name, but the run task API takes its id (shown in the workspace's settings)",
+// Ids are caught at check when they have another shape (most often the object's name), rather than as a 404 during `up`.
+const taskIdSchema = idSchema(
+  "task",
+  "a run task",
+  "may be the task's name: use the RunTask's id (scanner.id), or look one up with getRunTask({ name })",
 );
-const taskIdSchema = id("task", "a run task", "may be the task's name: use the RunTask's id (scanner.id), or look one up with getRunTask({ name })");
 
 /**
  * The fields of a workspace run task (spec: run-task-api.md, "Workspace run task"), one line each. The workspace
  * is a path segment and the task a relationship; `stage` is the deprecated spelling of a single stage.
  */
 export const workspaceRunTaskTable = defineTable("WorkspaceRunTask", {
-  workspaceId: { value: t.string, schema: workspaceIdSchema, required: true, onChange: "replace" },
-  taskId: { value: t.string, schema: taskIdSchema, required: true, onChange: "replace" },
+  workspaceId: { value: t.string, schema: workspaceIdSchema(), required: true, onChange: "replace", identity: true },
+  taskId: { value: t.string, schema: taskIdSchema, required: true, onChange: "replace", identity: true },
   enforcementLevel: {
     value: t.oneOfStrings(ENFORCEMENT_LEVELS),
     schema: enforcementLevelSchema(),

@@ -1,9 +1,10 @@
+import { alreadyExists } from "../common/alreadyExists";
 import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { refusedCreate } from "../services/runtask/outcomes";
 import { associationOfTask, requireAssociationGone } from "../services/runtask/proofOfGone";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { sameStages } from "../services/runtask/vocabulary";
@@ -23,7 +24,7 @@ function stateOf(props: Props): WorkspaceRunTaskState {
 }
 
 function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
-  return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
+  return alreadyExists(`the association of run task ${s.taskId} with workspace ${s.workspaceId}`);
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -117,6 +118,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
       : await associate(api, s, inputs);
+    hold("association", record.id);
     return { id: record.id, outs: toPlainJson(outputsOf(s, record)) as Props };
   },
 
@@ -135,6 +137,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
       await requireAssociationGone(api, "GET", workspaceId, wsTaskId);
       return GONE;
     }
+    if (importing) hold("association", wsTaskId);
     const record = workspaceTaskFromWire(resource, workspaceId);
     const state: WorkspaceRunTaskState = {
       ...prior,
@@ -164,6 +167,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async delete(id, props) {
     const api = runTaskEndpoints();
     const at = await located(api, id, stateOf(props ?? {}));
+    if (at && heldByAnotherResource("association", at.id)) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (at && !(await api.deleteWorkspaceTask(at.workspaceId, at.id))) await requireAssociationGone(api, "DELETE", at.workspaceId, at.id);
   },

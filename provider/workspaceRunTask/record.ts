@@ -1,5 +1,7 @@
+import type { EnforcementLevel, Stage } from "../services/runtask/vocabulary";
+
 // A module of its own, free of the field table and its validation types: the functions' results name it, and
-// programs compile those declarations.
+// programs compile those declarations. `functions/runTask.ts` checks it against the table at compile time.
 
 /** An association of a run task to a workspace, as the service reports it. */
 export interface WorkspaceTaskRecord {
@@ -10,7 +12,12 @@ export interface WorkspaceTaskRecord {
   /** The run task (`task-...`). */
   taskId: string;
   /** `advisory` or `mandatory`. */
-  enforcementLevel: string;
+  enforcementLevel: EnforcementLevel;
   /** Lifecycle stages, in the order the service gives them. */
-  stages: string[];
+  stages: Stage[];
+  /**
+   * The single stage older programs read: the service's `stage`, else the first of `stages`.
+   * @deprecated Read `stages`.
+   */
+  stage?: Stage;
 }

@@ -1,4 +1,5 @@
 import type { Body } from "../services/runtask/endpoints";
+import type { EnforcementLevel, Stage } from "../services/runtask/vocabulary";
 import { relatedId, type ResourceObject } from "../services/runtask/jsonApi";
 import type { StateOf } from "../table/types";
 import { fromWire, read, toWire } from "../table/wire";
@@ -20,18 +21,26 @@ export function workspaceTaskBody(state: WorkspaceRunTaskState, options: { withT
   return body;
 }
 
-/** The association a document describes; the workspace from its relationship, else the one asked about. */
+/**
+ * The association a document describes; the workspace from its relationship, else the one asked about. Values are
+ * taken as the service words them (the table's types are what the spec allows).
+ */
 export function workspaceTaskFromWire(resource: ResourceObject, workspaceId: string): WorkspaceTaskRecord {
   const a = fromWire(fields, resource.attributes, {});
-  const stage = read(fields.stage.value, resource.attributes.stage);
-  return {
+  const reported = read(fields.stage.value, resource.attributes.stage);
+  const stage = typeof reported === "string" ? (reported as Stage) : undefined;
+  // Older servers know only the single `stage`.
+  const stages = Array.isArray(a.stages) ? (a.stages as Stage[]) : stage !== undefined ? [stage] : [];
+  const record: WorkspaceTaskRecord = {
     id: resource.id,
     workspaceId: relatedId(resource, "workspace") ?? workspaceId,
     taskId: relatedId(resource, "task") ?? "",
-    enforcementLevel: typeof a.enforcementLevel === "string" ? a.enforcementLevel : "",
-    // Older servers know only the single `stage`.
-    stages: Array.isArray(a.stages) ? (a.stages as string[]) : typeof stage === "string" ? [stage] : [],
+    enforcementLevel: (typeof a.enforcementLevel === "string" ? a.enforcementLevel : "") as EnforcementLevel,
+    stages,
   };
+  const deprecatedStage = stage ?? stages[0];
+  if (deprecatedStage !== undefined) record.stage = deprecatedStage;
+  return record;
 }
 
 /** Outputs: the arguments as applied, `stage` as the service reports it (the first stage), and the association id. */

@@ -287,9 +287,15 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       emulator.snapshot.configs.get("daily-v2")!.config.retain = 9;
       emulator.runTask.store.workspaceTasks.delete(engine.state().get("attach")!.id);
       const steps = await engine.refresh();
-      expect(steps.find((s) => s.name === "daily")).toEqual({ op: "refresh", name: "daily", detail: true });
+      // Shown as the CLI shows a refresh: the state's value, then the service's.
+      expect(steps.find((s) => s.name === "daily")).toEqual({
+        op: "refresh",
+        name: "daily",
+        detail: true,
+        changes: [{ path: "retain", old: 3, new: 9 }],
+      });
       expect(steps.find((s) => s.name === "attach")).toEqual({ op: "gone", name: "attach" });
-      expect(steps.find((s) => s.name === "scanner")).toEqual({ op: "refresh", name: "scanner", detail: false });
+      expect(steps.find((s) => s.name === "scanner")).toEqual({ op: "refresh", name: "scanner", detail: false, changes: [] });
       expect(engine.state().get("daily")?.outputs.retain).toBe(9);
       expect(engine.state().get("scanner")?.outputs.hmacKey).toBe(CANARY.hmacKeyRotated);
       expect(engine.state().get("attach")).toBeUndefined();
@@ -385,7 +391,18 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       expect(ops(await engine.up(withoutGlobal))).toMatchObject({ scanner: "same" });
 
       Object.assign(scannerGlobal(), { enabled: true, enforcementLevel: "mandatory" });
-      expect((await engine.refresh()).find((s) => s.name === "scanner")).toEqual({ op: "refresh", name: "scanner", detail: true });
+      expect((await engine.refresh()).find((s) => s.name === "scanner")).toEqual({
+        op: "refresh",
+        name: "scanner",
+        detail: true,
+        changes: [
+          {
+            path: "global",
+            old: { enabled: false, stages: ["pre_plan"], enforcementLevel: "advisory" },
+            new: { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" },
+          },
+        ],
+      });
       expect(engine.state().get("scanner")?.outputs.global).toMatchObject({ enabled: true, enforcementLevel: "mandatory" });
       expect(ops(await engine.up(withoutGlobal))).toMatchObject({ scanner: "update" });
       expect(scannerGlobal().enabled).toBe(false);

@@ -85,7 +85,7 @@ describe("a TypeScript program of three resources", () => {
       "pulumi-snapshot-runtask: the program in ",
       "  services: the emulator at http://127.0.0.1:",
       ", organization acme",
-      "    workspaces: ws-Abc123Def456Ghi7",
+      "    workspaces (of acme): ws-Abc123Def456Ghi7",
       "    in place of the stack's runtask:address (--real uses them)",
       "== preview",
       "  + create SnapshotAutoConfig nightly",
@@ -117,6 +117,7 @@ describe("a YAML program on the provider plugins", () => {
         "runtime: yaml",
         "config:",
         "  hmacKey: { type: string, secret: true }",
+        "  betaToken: { type: string, secret: true }",
         "  workspace: { type: string, default: ws-Zz9Yy8Xx7Ww6Vv5U }",
         "resources:",
         "  scanner:",
@@ -125,6 +126,13 @@ describe("a YAML program on the provider plugins", () => {
         "  scanner-on-app:",
         "    type: runtask:index:WorkspaceRunTask",
         "    properties: { workspaceId: '${workspace}', taskId: '${scanner.id}', enforcementLevel: advisory }",
+        "  beta:",
+        "    type: pulumi:providers:runtask",
+        "    properties: { address: https://runs.example.com, token: '${betaToken}', organization: beta }",
+        "  beta-scanner:",
+        "    type: runtask:index:RunTask",
+        "    properties: { url: https://hooks.example.com/beta }",
+        "    options: { provider: '${beta}' }",
         "  nightly:",
         "    type: snapshot:index:SnapshotAutoConfig",
         "    properties: { interval: 24h, retain: 7, storageType: local, pathPrefix: /var/snapshots, localMaxSpace: 1073741824 }",
@@ -137,30 +145,37 @@ describe("a YAML program on the provider plugins", () => {
         "",
       ].join("\n"),
     });
-    result = await run(process.execPath, ["dist/demo/main.js", "--program", dir, "--secret", "hmacKey=canary-own-yaml-key"], env);
+    result = await run(
+      process.execPath,
+      ["dist/demo/main.js", "--program", dir, "--secret", "hmacKey=canary-own-yaml-key", "--secret", "betaToken=not-the-emulator-token"],
+      env,
+    );
     pids.push(result.pid);
     if (result.code !== 0) console.error(result.stdout, result.stderr);
   }, 180_000);
 
-  test("runs through preview, up and destroy on the provider plugins", () => {
+  test("runs through preview, up and destroy on the provider plugins, an explicit provider's too, on the emulator", () => {
     expect(result.code).toBe(0);
     expectInOrder(result.stdout, [
       "on the package's provider plugins",
-      "    workspaces: app-production (ws-",
-      "ws-Zz9Yy8Xx7Ww6Vv5U",
+      ", organization beta",
+      "    workspaces (of beta): ws-Zz9Yy8Xx7Ww6Vv5U",
+      "    in place of the addresses and tokens of the program's provider resources too",
       "== preview",
       "  + create WorkspaceRunTask scanner-on-app",
-      "  preview: 3 to create",
+      "  preview: 4 to create",
       "== up",
       "    created RunTask scanner (task-",
       "    created WorkspaceRunTask scanner-on-app (ws-Zz9Yy8Xx7Ww6Vv5U/wstask-",
       /scannerId = task-\w+/,
       '    configurations = ["nightly"]',
-      "  up: 3 created",
+      "  up: 4 created",
       "== destroy",
-      "  destroy: 3 deleted",
+      "  destroy: 4 deleted",
       "The demo ran to the end.",
     ]);
+    // Through its own provider, which the emulator's address and token replace: the run reached nothing else.
+    expectInOrder(result.stdout, ["== up", "    created RunTask beta-scanner (task-", "== destroy", "    deleted RunTask beta-scanner"]);
     expect(result.stdout + result.stderr).not.toContain("canary-own-yaml-key");
   });
 });

@@ -98,7 +98,7 @@ describe("program-side run task functions", () => {
     const ws = emulator.runTask.workspace("network").id;
     const list = await listWorkspaceRunTasks({ workspaceId: ws });
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ workspaceId: ws, enforcementLevel: "mandatory", stages: ["pre_plan"] });
+    expect(list[0]).toMatchObject({ workspaceId: ws, enforcementLevel: "mandatory", stages: ["pre_plan"], stage: "pre_plan" });
     expect(await getWorkspaceRunTask({ workspaceId: ws, taskId: list[0].taskId })).toEqual(list[0]);
     await expect(getWorkspaceRunTask({ workspaceId: ws, taskId: "task-x" })).rejects.toThrow(
       `getWorkspaceRunTask: could not find task "task-x" in workspace "${ws}"`,

@@ -21,7 +21,7 @@ describe("each problem names the setting its value came from", () => {
       "the same from the environment",
       {},
       { RUNTASK_ADDR: "localhost:8080" },
-      'RUNTASK_ADDR: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://runs.example.com',
+      'RUNTASK_ADDR: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://localhost:8080',
     ],
     [
       "a request timeout from the environment",

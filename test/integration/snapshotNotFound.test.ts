@@ -102,7 +102,7 @@ describe.each<[string, number, unknown, string]>([
       );
       expect(err?.code).toBe("unexpected_answer");
       expect(err?.message).toContain(`HTTP ${status}`);
-      expect(err?.message).toContain(`but ${shown}: check snapshot:address / SERVICE_ADDR`);
+      expect(err?.message).toContain(`but ${shown}: check snapshot:address`);
     }
   });
 });

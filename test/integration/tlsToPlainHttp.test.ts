@@ -55,7 +55,7 @@ test("a server that waits for a request line (the emulator): fails after the han
   expect(err.code).toBe("tls");
   expect(err.message).toBe(
     `run task service: GET /tasks/task-abc failed (TLS handshake failed: 127.0.0.1:${emulator.port} answers plain HTTP, not TLS: ` +
-      "use an http:// address, or the service's TLS port (runtask:address / RUNTASK_ADDR))",
+      "use an http:// address, or the service's TLS port (runtask:address))",
   );
   // The handshake's bound is 5 s; before, each of six attempts waited out a 10 s connect timeout.
   expect(ms).toBeLessThan(9_000);

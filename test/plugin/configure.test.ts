@@ -25,10 +25,17 @@ test("Configure fails on a wrong address from the environment, naming the variab
   );
 });
 
+test("a provider's failure reads as the provider words it, as the engine shows it, not as `2 UNKNOWN: ...`", async () => {
+  const plugin = await start({ RUNTASK_ADDR: "runs.example.com" });
+  const err = await plugin.client.configure({ token: secret("t") }).catch((e: unknown) => e);
+  expect(err).toMatchObject({ code: 2, status: "UNKNOWN" });
+  expect((err as Error).message).toMatch(/^runtask: the provider's settings are wrong: RUNTASK_ADDR/);
+});
+
 test("CheckConfig names the key of a wrong value, and waits for an unknown one", async () => {
   const plugin = await start({});
   expect(await plugin.client.checkConfig({ address: "localhost:8080", maxRetries: "many" })).toEqual([
-    { property: "address", reason: 'runtask:address: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://runs.example.com' },
+    { property: "address", reason: 'runtask:address: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://localhost:8080' },
     { property: "maxRetries", reason: 'runtask:maxRetries: expected a whole number, got "many"' },
   ]);
   expect(await plugin.client.checkConfig({ address: UNKNOWN, requestTimeout: UNKNOWN })).toEqual([]);

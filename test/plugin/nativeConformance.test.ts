@@ -232,6 +232,8 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
         diffs: ["enforcementLevel"],
         detailed: { enforcementLevel: "UPDATE" },
         hasDetailedDiff: true,
+        deleteBeforeReplace: true,
+        inputDiff: [],
       });
       emulator.requests.reset();
       const outputs = await recording(plugin.client.update(ASSOC, state.assoc.id, state.assoc.outputs, news));
@@ -241,6 +243,7 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
     });
 
     test("replace: a new workspace creates the new association before the old one is deleted", async () => {
+      await plugin.client.configure(config()); // a new command
       const news = await checked(plugin, ASSOC, state.assoc.inputs, {
         workspaceId: workspace("app-production"),
         taskId: state.task.id,
@@ -256,14 +259,19 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       expect(emulator.runTask.workspaceTasks().map((w) => w.workspaceId)).toEqual([workspace("app-production")]);
     });
 
-    test("refresh with drift: the outputs show the service's value, the inputs stay the program's, secrets stay marked", async () => {
+    test("refresh with drift: outputs and inputs show the service's value, the write-only key stays the state's, secrets stay marked", async () => {
       emulator.runTask.store.tasks.get(state.task.id)!.url = "https://changed.example";
       const read = await recording(plugin.client.read(TASK, state.task.id, state.task.outputs, state.task.inputs));
       expect(read.id).toBe(state.task.id);
       expect(read.outputs.url).toBe("https://changed.example");
-      expect(reveal(read.inputs!)).toEqual(reveal(state.task.inputs));
+      expect(reveal(read.inputs!)).toEqual({ ...reveal(state.task.inputs), url: "https://changed.example", global: { enabled: false } });
       expect(secretKeys(read.outputs)).toEqual(["hmacKey"]);
-      expect((await plugin.client.diff(TASK, state.task.id, read.outputs, state.task.inputs)).detailed).toEqual({ url: "UPDATE" });
+      expect(secretKeys(read.inputs!)).toEqual(["hmacKey"]);
+      // The next preview: the program's url against the service's, compared with the state's outputs (not inputs).
+      expect(await plugin.client.diff(TASK, state.task.id, read.outputs, state.task.inputs, read.inputs)).toMatchObject({
+        detailed: { url: "UPDATE" },
+        inputDiff: [],
+      });
     });
 
     test("import from an id alone: check passes on the inputs read, and the diff is none", async () => {
@@ -328,6 +336,7 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       expect(await invoke(plugin, "runtask:index:getWorkspaceRunTask", { workspaceId: ws, taskId: state.task.id })).toMatchObject({
         workspaceId: ws,
         enforcementLevel: "mandatory",
+        stage: expect.stringMatching(/^(pre|post)_(plan|apply)$/),
       });
       expect((await invoke(plugin, "runtask:index:listWorkspaceRunTasks", { workspaceId: ws })).workspaceRunTasks).toHaveLength(1);
     });
@@ -384,6 +393,7 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       expect(emulator.snapshot.configs.get("nightly")?.config.retain).toBe(7);
       const refreshed = await recording(plugin.client.read(CONFIG, id, updated, retained));
       expect(secretKeys(refreshed.outputs)).toEqual(["cloudASecretAccessKey"]);
+      await plugin.client.configure({ address: emulator.url, token: secret(CANARIES.snapshotToken) }); // destroy, a new command
       await recording(plugin.client.delete(CONFIG, id, refreshed.outputs));
       expect(emulator.snapshot.configs.has("nightly")).toBe(false);
     });

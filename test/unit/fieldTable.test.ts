@@ -80,10 +80,10 @@ describe("service addresses", () => {
 
   test.each([
     ["runs.example.com", 'runtask:address: "runs.example.com" has no http:// or https:// scheme; write it as e.g. https://runs.example.com'],
-    ["localhost:8080", 'runtask:address: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://runs.example.com'],
+    ["localhost:8080", 'runtask:address: "localhost:8080" has no http:// or https:// scheme; write it as e.g. https://localhost:8080'],
     [
       "runs.example.com:443/api/v2",
-      'runtask:address: "runs.example.com:443/api/v2" has no http:// or https:// scheme; write it as e.g. https://runs.example.com',
+      'runtask:address: "runs.example.com:443/api/v2" has no http:// or https:// scheme; write it as e.g. https://runs.example.com:443/api/v2',
     ],
     [
       "ftp://runs.example.com",

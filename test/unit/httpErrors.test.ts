@@ -24,6 +24,23 @@ describe("serverMessages", () => {
   });
 });
 
+describe("a text answer is quoted by a line, never pasted whole", () => {
+  test("short text as it is, whitespace collapsed", () => {
+    expect(serverMessages("<html><body>404 Not Found</body></html>\n")).toEqual(["<html><body>404 Not Found</body></html>"]);
+  });
+
+  test("an HTML page by its title, and its length", () => {
+    const page = `<!DOCTYPE html>\n<html><head><title> 502 Bad Gateway </title></head><body>${"<p>x</p>".repeat(100)}</body></html>`;
+    expect(serverMessages(page)).toEqual([`an HTML page titled "502 Bad Gateway" (${page.length} characters)`]);
+    expect(serverMessages(`<html><body>${"<p>x</p>".repeat(100)}</body></html>`)).toEqual(["an HTML page (826 characters)"]);
+  });
+
+  test("other long text by its beginning", () => {
+    const text = `no healthy upstream\n${"y".repeat(300)}`;
+    expect(serverMessages(text)).toEqual([`no healthy upstream ${"y".repeat(140)}… (${text.length} characters)`]);
+  });
+});
+
 describe("ServiceError", () => {
   test("names the call, the status and the server's messages", () => {
     const e = new ServiceError({ service: "run task service", method: "PATCH", path: "/tasks/task-1", status: 422, messages: ["a: b", "c"] });

@@ -41,6 +41,10 @@ export class RunTaskHttp {
     return this.http.service;
   }
 
+  get addressSetting(): string {
+    return this.http.addressSetting;
+  }
+
   request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
     return this.http.request(method, path, { contentType: JSON_API, ...opts });
   }

@@ -27,6 +27,20 @@ export function stageListSchema() {
     .refine((list) => new Set(list).size === list.length, { error: "must not list a stage twice" });
 }
 
+/**
+ * An id of the spec's shape (`ws-...`, `task-...`). A value of another shape is most often the object's name, which
+ * the API does not take: refused before any request, with `hint` on what to give instead.
+ */
+export function idSchema(prefix: string, what: string, hint: string) {
+  return z.string({ error: "must be a string" }).refine((v) => new RegExp(`^${prefix}-[^/\\s]+$`).test(v), {
+    error: (issue) => `must be ${what} id (${prefix}-...); ${JSON.stringify(issue.input)} ${hint}`,
+  });
+}
+
+/** A workspace's id, which its name is often taken for. */
+export const workspaceIdSchema = () =>
+  idSchema("ws", "a workspace", "may be the workspace's name, but the run task API takes its id (shown in the workspace's settings)");
+
 export function enforcementLevelSchema() {
   return z.enum(ENFORCEMENT_LEVELS, { error: `must be one of ${quoted(ENFORCEMENT_LEVELS)}` });
 }

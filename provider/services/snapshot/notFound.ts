@@ -21,12 +21,13 @@ const UNSERVED_HINT =
 /**
  * What answered a 404 that is not the service's "no such configuration", and what to check: the service's own
  * error list with messages is a path it does not serve here; anything else is something other than the service.
+ * Said of any call, a function's too: what a resource's read or delete keeps is said by the resource.
  */
 export function describeNotFound(body: unknown): string {
   if (serviceMessages(body)) return `${UNSERVED_HINT}; or ${ADDRESS} does not point at the service`;
   return (
     `the answer carried ${shapeOf(body)}, not the service's {"errors": []} for a missing configuration: ` +
-    `check ${ADDRESS} (it may reach a proxy or another mount rather than the service); the configuration is kept in the state`
+    `check ${ADDRESS} (it may reach a proxy or another mount rather than the service)`
   );
 }
 
@@ -38,7 +39,8 @@ function serviceMessages(body: unknown): boolean {
 
 function shapeOf(body: unknown): string {
   if (body === undefined) return "no body";
-  if (typeof body === "string") return `the text ${JSON.stringify(body.length > 80 ? `${body.slice(0, 80)}…` : body)}`;
+  // The client quotes a text answer (a line of it) as the server's message, before this.
+  if (typeof body === "string") return "text";
   const text = JSON.stringify(body);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
