@@ -267,9 +267,7 @@ describe("other calls' 404s say which part answered, with one request to the par
     useToken(DEFAULT_RUNTASK_TOKEN, `${emulator.url}/wrong`);
     emulator.requests.reset();
     const err = await failure(tasks.read(task.id, task.outs));
-    expect(err.message).toContain(
-      "the answer is not the run task service's (a 404 without a JSON:API error object): check runtask:address",
-    );
+    expect(err.message).toContain("the answer is not the run task service's (a 404 without a JSON:API error object): check runtask:address");
     expect(emulator.requests.total()).toBe(1);
   });
 });
