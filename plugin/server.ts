@@ -2,10 +2,10 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { JavaScriptValue, Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
 import { persistCompileCache } from "../provider/common/compileCache";
-import { SnapshotRunTaskError } from "../provider/common/errors";
+import { messageOf, SnapshotRunTaskError } from "../provider/common/errors";
 import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
-import { cancelCalls, setProviderContext, providerContext, withCallBound, type CallBound } from "../provider/context";
+import { cancelCalls, providerContext, secretsOfCall, setProviderContext, withCallBound, withCallSecrets, type CallBound } from "../provider/context";
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
 import { startDeployment } from "../provider/heldObjects";
@@ -16,7 +16,8 @@ import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
 import { withIgnoredFromState } from "./ignoreChanges";
 import { schemaText } from "./schema/load";
-import { unwrapSecrets, wrapSecrets } from "./secrets";
+import { secretStrings, unwrapSecrets, wrapSecrets } from "./secrets";
+import { redact } from "../provider/common/redact";
 import { InitFailedAnswer } from "./initFailed";
 import { PartialFailure } from "../provider/common/partialFailure";
 
@@ -32,8 +33,23 @@ const { Struct }: { Struct: typeof StructType } = require("google-protobuf/googl
 const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
 persistCompileCache();
 
-function plain(struct: StructType | undefined): { plain: Props; secretKeys: Set<string> } {
-  return unwrapSecrets((struct?.toJavaScript() ?? {}) as Props);
+/** Plain values, the properties that held a secret, and the text of each secret (what the call must never show). */
+function plain(struct: StructType | undefined): { plain: Props; secretKeys: Set<string>; secretValues: string[] } {
+  const raw = (struct?.toJavaScript() ?? {}) as Props;
+  return { ...unwrapSecrets(raw), secretValues: secretStrings(raw) };
+}
+
+/**
+ * Runs a call with the values the engine sent marked secret, in any property: its notices and the errors of its
+ * requests are redacted of them (`withCallSecrets`), and so is any error it ends with.
+ */
+async function keepingSecret<T>(values: string[], call: () => Promise<T>): Promise<T> {
+  try {
+    return await withCallSecrets(values, call);
+  } catch (err) {
+    if (err instanceof InitFailedAnswer || values.length === 0) throw err;
+    throw new Error(redact(messageOf(err), values), { cause: err });
+  }
 }
 
 function struct(props: Props): StructType {
@@ -139,11 +155,9 @@ export class ProviderServer {
   }
 
   private checkConfig(req: providerPb.CheckRequest) {
-    const { plain: news } = plain(req.getNews());
+    const { plain: news, secretValues } = plain(req.getNews());
     const failures = checkConfig(this.pkg.service, news);
-    return new pb.CheckResponse()
-      .setInputs(req.getNews())
-      .setFailuresList(failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    return new pb.CheckResponse().setInputs(req.getNews()).setFailuresList(checkFailures(failures, secretValues));
   }
 
   /** A change of settings changes no resource: the provider is configured anew, nothing is replaced. */
@@ -180,14 +194,16 @@ export class ProviderServer {
   private async check(req: providerPb.CheckRequest) {
     const urn = req.getUrn();
     const def = this.resource(urn, req.getType());
-    const { plain: news, secretKeys } = plain(req.getNews());
-    const olds = plain(req.getOlds()).plain;
-    const replacing = Object.keys(olds).length === 0 ? this.namesKept.get(urn) : undefined;
-    const result = await def.provider().check(olds, news, { resourceName: replacing ?? (req.getName() || nameOf(urn)) });
+    const { plain: news, secretKeys, secretValues } = plain(req.getNews());
+    const olds = plain(req.getOlds());
+    const secrets = [...secretValues, ...olds.secretValues];
+    const replacing = Object.keys(olds.plain).length === 0 ? this.namesKept.get(urn) : undefined;
+    const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
+    const result = await keepingSecret(secrets, () => def.provider().check(olds.plain, news, context));
     const name = def.namedBy && result.inputs[def.namedBy];
-    if (Object.keys(olds).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
+    if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));
-    return res.setFailuresList(result.failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    return res.setFailuresList(checkFailures(result.failures, secrets));
   }
 
   private diff(req: providerPb.DiffRequest) {
@@ -211,11 +227,13 @@ export class ProviderServer {
   private async create(req: providerPb.CreateRequest) {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
-    const { plain: inputs, secretKeys } = plain(req.getProperties());
+    const { plain: inputs, secretKeys, secretValues } = plain(req.getProperties());
     if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
     const secrets = this.secretOutputs(def, secretKeys);
-    const { id, outs } = await withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs)).catch((err: unknown) =>
-      Promise.reject(initFailed(def, err, secrets)),
+    const { id, outs } = await keepingSecret(secretValues, () =>
+      withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs)).catch((err: unknown) =>
+        Promise.reject(initFailed(def, err, secrets)),
+      ),
     );
     return new pb.CreateResponse().setId(def.idOf ? def.idOf(id, outs) : id).setProperties(struct(wrapSecrets(outs, secrets)));
   }
@@ -231,7 +249,9 @@ export class ProviderServer {
     const def = this.resource(req.getUrn(), req.getType());
     const state = plain(req.getProperties());
     const given = plain(req.getInputs());
-    const read = await withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain));
+    const read = await keepingSecret([...state.secretValues, ...given.secretValues], () =>
+      withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain)),
+    );
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
     const inputs = read.inputs ?? given.plain;
@@ -249,16 +269,21 @@ export class ProviderServer {
     if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
     const inputs = withIgnoredFromState(news.plain, olds.plain, req.getIgnorechangesList());
     const secrets = this.secretOutputs(def, olds.secretKeys, news.secretKeys);
-    const { outs } = await withCallBound(customTimeout("update", req.getTimeout()), () =>
-      def.provider().update(req.getId(), olds.plain, inputs),
-    ).catch((err: unknown) => Promise.reject(initFailed(def, err, secrets)));
+    const { outs } = await keepingSecret([...olds.secretValues, ...news.secretValues], () =>
+      withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs)).catch((err: unknown) =>
+        Promise.reject(initFailed(def, err, secrets)),
+      ),
+    );
     return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, secrets)));
   }
 
   private async delete(req: providerPb.DeleteRequest) {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
-    await withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), plain(req.getProperties()).plain));
+    const props = plain(req.getProperties());
+    await keepingSecret(props.secretValues, () =>
+      withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), props.plain)),
+    );
     return new Empty();
   }
 
@@ -267,7 +292,7 @@ export class ProviderServer {
     if (!fn) throw new Error(`${this.pkg.name}: unknown function "${req.getTok()}"`);
     const { config, tuning } = providerContext();
     const args = plain(req.getArgs());
-    const result = await fn.call(args.plain, config, tuning);
+    const result = await keepingSecret(args.secretValues, () => fn.call(args.plain, config, tuning));
     // What is derived from a secret is secret: with a secret argument, the whole result is.
     return new pb.InvokeResponse().setReturn(struct(args.secretKeys.size > 0 ? wrapSecrets(result, Object.keys(result)) : result));
   }
@@ -291,7 +316,13 @@ type Resource = ResourceDefinition & {
 function initFailed(def: ResourceDefinition, err: unknown, secrets: Iterable<string>): unknown {
   if (!(err instanceof PartialFailure)) return err;
   const id = def.idOf ? def.idOf(err.id, err.properties) : err.id;
-  return new InitFailedAnswer(err.message, id, struct(wrapSecrets(err.properties, secrets)), err.reasons);
+  const hidden = (text: string) => redact(text, secretsOfCall());
+  return new InitFailedAnswer(hidden(err.message), id, struct(wrapSecrets(err.properties, secrets)), err.reasons.map(hidden));
+}
+
+/** Check failures as the engine takes them, their reasons redacted of the values the engine sent marked secret. */
+function checkFailures(failures: { property: string; reason: string }[], secrets: string[]) {
+  return failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(redact(f.reason, secrets)));
 }
 
 /** Starts the service on a free loopback port; resolves with the port. */

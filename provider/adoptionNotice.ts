@@ -1,4 +1,6 @@
+import { redact } from "./common/redact";
 import { containsUnknown } from "./common/unknown";
+import { secretsOfCall } from "./context";
 import type { ResourceTable } from "./table/field";
 import { diffByTable } from "./table/diff";
 
@@ -14,7 +16,8 @@ export interface Adoptable {
 /**
  * During a preview, `adopt: true` would otherwise show only as a create. When the arguments are known, the check
  * reads the object the adopt will take over (reads only: a preview changes nothing) and says what the create will
- * change on it, field by field, secrets unshown. Said on the plugin's standard error, which the engine shows.
+ * change on it, field by field, secrets unshown (and any value the engine sent marked secret redacted). Said on the
+ * plugin's standard error, which the engine shows.
  */
 export async function noticeAdoption(
   table: ResourceTable,
@@ -32,7 +35,7 @@ export async function noticeAdoption(
      */
     alwaysWritten?: (inputs: Props) => string[];
   },
-  say: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+  say: (message: string) => void = (message) => process.stderr.write(`${redact(message, secretsOfCall())}\n`),
 ): Promise<void> {
   const creating = Object.keys(olds).every((k) => k === "__provider");
   if (inputs.adopt !== true || !creating || containsUnknown(inputs)) return;

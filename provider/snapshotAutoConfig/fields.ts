@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { nonEmptyString, wholeNumber } from "../common/validate";
+import { DOT_SEGMENT_REASON, nonEmptyString, notDotSegment, wholeNumber } from "../common/validate";
 import { defineTable, t, value, type Field, type ValueType } from "../table/field";
 import { parseInterval } from "./interval";
 import { CLOUD_B_AUTH_MODES, STORAGE_TYPES, type StorageType } from "./storageTypes";
@@ -16,9 +16,9 @@ const intervalSchema = z.unknown().transform((input, ctx) => {
   return z.NEVER;
 });
 
-const configName = nonEmptyString().regex(/^[^/\s?#%]+$/, {
-  error: "must be a single path segment: no '/', whitespace, '?', '#' or '%'",
-});
+const configName = nonEmptyString()
+  .regex(/^[^/\s?#%]+$/, { error: "must be a single path segment: no '/', whitespace, '?', '#' or '%'" })
+  .refine(notDotSegment, { error: DOT_SEGMENT_REASON });
 
 /**
  * A parameter of one storage type: updated in place, refused under another storage type. Its strings must not

@@ -33,6 +33,11 @@ describe("checkRunTask", () => {
       ],
     ],
     [
+      "organization .., a dot segment",
+      { ...base, organization: ".." },
+      [{ property: "organization", reason: 'must not be "." or "..": as a path segment they mean "here" and "the parent", not a name' }],
+    ],
+    [
       "name characters",
       { ...base, organization: "o", name: "my task!" },
       [{ property: "name", reason: `may contain only letters, digits, '-' and '_': "my task!" has " ", "!"` }],
