@@ -1,58 +1,27 @@
 import {
   LocalWorkspace,
-  type ConfigMap,
+  Stack,
+  StackAlreadyExistsError,
+  StackNotFoundError,
   type EngineEvent,
   type OpMap,
   type OutputMap,
-  type PulumiCommand,
-  type Stack,
   type UpdateSummary,
 } from "@pulumi/pulumi/automation";
+import { linkedAbort } from "./abort";
+import { cliEnvironment, credentialsConfig, MINIMUM_PULUMI_VERSION, versionAtLeast } from "./cliEnvironment";
+import { concurrentUpdateBound, waitingOutConcurrentUpdates } from "./concurrentUpdates";
 import type { ProvisioningDescription } from "./description";
+import { missingStackMessage, ProvisioningError, provisioningError, type CallContext, type ProvisioningOperation } from "./errors";
+import { FailureCollector } from "./failures";
+import { DEFAULT_PROJECT_NAME, type ProgressOptions, type ProvisioningStackOptions, type RunOptions } from "./options";
 import { assertPackageInstalledFrom } from "./packageLocation";
 import { provisioningProgram, type ProvisionedOutputs } from "./program";
 import { findPulumiCli, missingPulumiCliMessage } from "./pulumiCli";
-
-/** Where the services are and the credentials to use; they become stack config, tokens as secrets. */
-export interface ServiceCredentials {
-  snapshot?: { address: string; token: string; namespace?: string };
-  runTask?: { address: string; token: string; organization?: string };
-}
-
-export interface ProvisioningStackOptions {
-  /** The stack, e.g. `platform-production`. Created on first use. */
-  stackName: string;
-  /** Default `snapshot-runtask-provisioning`. Stacks are named within a project. */
-  projectName?: string;
-  /** Where state is kept: `file:///var/lib/pulumi-state`, `s3://bucket/prefix`, `https://api.pulumi.com`... */
-  backendUrl: string;
-  description: ProvisioningDescription;
-  credentials?: ServiceCredentials;
-  /** Further stack config, e.g. `{ "snapshot:requestTimeout": { value: "60s" } }`. */
-  config?: ConfigMap;
-  /** Passphrase of the default secrets provider (needed by file and object storage backends). */
-  passphrase?: string;
-  /** Another secrets provider, e.g. `awskms://alias/pulumi`. */
-  secretsProvider?: string;
-  /**
-   * The directory the provider plugin runs in; `pulumi-snapshot-runtask` must be installed there (in its
-   * node_modules or above). Default: the current directory.
-   */
-  programDir?: string;
-  /** Isolates the CLI's own state (plugins, credentials). Default: the CLI's (~/.pulumi). */
-  pulumiHome?: string;
-  /** Extra environment for the CLI and the provider plugin. */
-  envVars?: Record<string, string>;
-  /** A specific CLI; default: `pulumi` on PATH. */
-  pulumiCommand?: PulumiCommand;
-}
-
-export interface ProgressOptions {
-  /** The CLI's text output, as it comes. */
-  onOutput?: (text: string) => void;
-  /** Structured engine events; `describeEngineEvent` turns them into one line each. */
-  onEvent?: (event: EngineEvent) => void;
-}
+import { redact, redactError, redactEvent, secretsOf } from "./redaction";
+import { setSecretConfig } from "./secretConfig";
+import { inStackTurn } from "./stackTurns";
+import { inWorkDirectory } from "./workDirectory";
 
 export interface ProvisionResult {
   outputs: ProvisionedOutputs;
@@ -61,75 +30,238 @@ export interface ProvisionResult {
   summary: UpdateSummary;
 }
 
-export const DEFAULT_PROJECT_NAME = "snapshot-runtask-provisioning";
+type Call = ProvisioningStackOptions & RunOptions;
 
-/** Stack config for the credentials: addresses and names in plain text, tokens as secrets. */
-export function credentialsConfig(credentials: ServiceCredentials = {}): ConfigMap {
-  const config: ConfigMap = {};
-  const { snapshot, runTask } = credentials;
-  if (snapshot) {
-    config["snapshot:address"] = { value: snapshot.address };
-    config["snapshot:token"] = { value: snapshot.token, secret: true };
-    if (snapshot.namespace !== undefined) config["snapshot:namespace"] = { value: snapshot.namespace };
-  }
-  if (runTask) {
-    config["runtask:address"] = { value: runTask.address };
-    config["runtask:token"] = { value: runTask.token, secret: true };
-    if (runTask.organization !== undefined) config["runtask:organization"] = { value: runTask.organization };
-  }
-  return config;
+/** One call's state: what the error mapping reads, and the progress callbacks with secrets taken out. */
+interface CallState extends CallContext {
+  options: Call;
+  notice: (line: string) => void;
+  onOutput?: (text: string) => void;
 }
 
 /**
- * The stack, with the description as its inline program and the credentials set as its config. Fails before
- * starting anything when the Pulumi CLI is missing or the provider plugin would not find the package.
+ * Runs `body` on the stack: checks what can be checked before the CLI runs, waits for this process's earlier
+ * calls on the same stack, opens the stack in a temporary work directory (selecting it, creating it when
+ * `create` says so, or selecting it after all when a racing call created it first), sets its config, and
+ * removes the directory at the end. Every error leaves as a `ProvisioningError` free of secrets.
  */
-export async function openProvisioningStack(options: ProvisioningStackOptions): Promise<Stack> {
-  const envVars: Record<string, string> = { PULUMI_SKIP_UPDATE_CHECK: "true", ...options.envVars };
-  if (options.passphrase !== undefined) envVars.PULUMI_CONFIG_PASSPHRASE = options.passphrase;
-  if (!options.pulumiCommand && !findPulumiCli({ ...process.env, ...envVars })) {
+async function onStack<T>(
+  operation: ProvisioningOperation,
+  options: Call,
+  create: boolean,
+  body: (stack: Stack, state: CallState) => Promise<T>,
+): Promise<T> {
+  const env = cliEnvironment(options);
+  if (!options.pulumiCommand && !findPulumiCli({ ...process.env, ...env })) {
     throw new Error(missingPulumiCliMessage("Provisioning through the Automation API"));
   }
   const programDir = options.programDir ?? process.cwd();
   assertPackageInstalledFrom(programDir);
+  const program = provisioningProgram(options.description);
+  concurrentUpdateBound(options.concurrentUpdateWait);
   const projectName = options.projectName ?? DEFAULT_PROJECT_NAME;
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: options.stackName, projectName, program: provisioningProgram(options.description) },
+  const secrets = secretsOf(options);
+  const state: CallState = {
+    operation,
+    stackName: options.stackName,
+    backendUrl: options.backendUrl,
+    signal: options.signal,
+    secrets,
+    options,
+    notice: (line) => options.onNotice?.(`stack "${options.stackName}": ${line}`),
+    onOutput: options.onOutput && ((text) => options.onOutput!(redact(text, secrets))),
+  };
+  const key = JSON.stringify([options.backendUrl, projectName, options.stackName]);
+  try {
+    options.signal?.throwIfAborted();
+    return await inStackTurn(
+      key,
+      options.signal,
+      () => state.notice("waiting for another call on this stack in this process to finish"),
+      () =>
+        inWorkDirectory({ projectName, pulumiHome: options.pulumiHome ?? env.PULUMI_HOME }, async (workDir) => {
+          state.step = "select";
+          const workspace = await LocalWorkspace.create({
+            workDir,
+            program,
+            // `main` is where the language host and the provider plugin run.
+            projectSettings: { name: projectName, runtime: "nodejs", main: programDir, backend: { url: options.backendUrl } },
+            envVars: env,
+            secretsProvider: options.secretsProvider,
+            pulumiHome: options.pulumiHome,
+            pulumiCommand: options.pulumiCommand,
+          });
+          requireCliVersion(workspace);
+          options.signal?.throwIfAborted();
+          const stack = await selectStack(workspace, state, create);
+          options.signal?.throwIfAborted();
+          state.step = "config";
+          await setConfig(workspace, stack, options);
+          options.signal?.throwIfAborted();
+          return await body(stack, state);
+        }),
+    );
+  } catch (err) {
+    // An error of the caller's own code in `withProvisioningStack` leaves as it came.
+    if (err instanceof PassThrough) throw err.error;
+    throw provisioningError(err, state);
+  }
+}
+
+/** Carries an error of the caller's `fn` (in `withProvisioningStack`) through the helper's error mapping. */
+class PassThrough {
+  constructor(readonly error: unknown) {}
+}
+
+function requireCliVersion(workspace: LocalWorkspace): void {
+  let version: string;
+  try {
+    version = workspace.pulumiVersion;
+  } catch {
+    return; // unknown (the version check was skipped): let the CLI speak for itself
+  }
+  if (!versionAtLeast(version, MINIMUM_PULUMI_VERSION)) {
+    throw new Error(
+      `the Pulumi CLI is version ${version}; provisioning needs ${MINIMUM_PULUMI_VERSION} or later (it keeps a stack's secrets provider ` +
+        "from run to run, and destroys with an inline program). Upgrade it: https://www.pulumi.com/docs/install/",
+    );
+  }
+}
+
+/** Selects the stack; creates it if asked and missing; selects it after all when a racing call created it first. */
+async function selectStack(workspace: LocalWorkspace, state: CallState, create: boolean): Promise<Stack> {
+  try {
+    return await Stack.select(state.stackName, workspace);
+  } catch (err) {
+    if (!(err instanceof StackNotFoundError)) throw err;
+    if (!create) {
+      redactError(err, state.secrets);
+      throw new ProvisioningError("stack-not-found", state.operation, state.stackName, "select", missingStackMessage(state), [], { cause: err });
+    }
+  }
+  state.step = "create";
+  try {
+    return await Stack.create(state.stackName, workspace);
+  } catch (err) {
+    if (!(err instanceof StackAlreadyExistsError)) throw err;
+    state.step = "select";
+    return await Stack.select(state.stackName, workspace);
+  }
+}
+
+/**
+ * Plain values in one `config set-all`; each secret value through the CLI's standard input. The work directory
+ * is new, so the stack's settings file holds exactly this config.
+ */
+async function setConfig(workspace: LocalWorkspace, stack: Stack, options: ProvisioningStackOptions): Promise<void> {
+  const config = { ...credentialsConfig(options.credentials), ...options.config };
+  const plain = Object.fromEntries(Object.entries(config).filter(([, v]) => !v.secret));
+  if (Object.keys(plain).length > 0) await stack.setAllConfig(plain);
+  for (const [key, { value, secret }] of Object.entries(config)) {
+    if (secret) await setSecretConfig(workspace, stack.name, key, value);
+  }
+}
+
+/**
+ * One run of the engine (`up`, `preview`, `destroy`): its events gathered for the failure summary as well as
+ * passed on, an update run elsewhere waited out, and the caller's signal linked for this run only.
+ */
+async function engineRun<T>(
+  state: CallState,
+  step: "up" | "preview" | "destroy",
+  run: (progress: { signal: AbortSignal; onEvent: (event: EngineEvent) => void; onOutput?: (text: string) => void }) => Promise<T>,
+): Promise<T> {
+  state.step = step;
+  const options = state.options;
+  return waitingOutConcurrentUpdates(
+    async () => {
+      const failures = new FailureCollector();
+      state.failures = () => failures.failures();
+      state.generalErrors = () => failures.generalErrors();
+      const link = linkedAbort(options.signal);
+      try {
+        return await run({
+          signal: link.signal,
+          onEvent: (event) => {
+            const clean = redactEvent(event, state.secrets);
+            failures.onEvent(clean);
+            options.onEvent?.(clean);
+          },
+          onOutput: state.onOutput,
+        });
+      } finally {
+        link.dispose();
+      }
+    },
     {
-      // `main` is where the language host and the provider plugin run.
-      projectSettings: { name: projectName, runtime: "nodejs", main: programDir, backend: { url: options.backendUrl } },
-      envVars,
-      secretsProvider: options.secretsProvider,
-      pulumiHome: options.pulumiHome,
-      pulumiCommand: options.pulumiCommand,
+      boundMs: concurrentUpdateBound(options.concurrentUpdateWait),
+      signal: options.signal,
+      notice: state.notice,
+      waited: (ms) => (state.waitedMs = ms),
     },
   );
-  await stack.setAllConfig({ ...credentialsConfig(options.credentials), ...options.config });
-  return stack;
 }
 
-/** `pulumi up` of the description: creates, updates and deletes until the services match it. */
-export async function provision(options: ProvisioningStackOptions & ProgressOptions & { refresh?: boolean }): Promise<ProvisionResult> {
-  const stack = await openProvisioningStack(options);
-  const result = await stack.up({ onOutput: options.onOutput, onEvent: options.onEvent, refresh: options.refresh });
-  return { outputs: provisionedOutputs(result.outputs), changes: result.summary.resourceChanges ?? {}, summary: result.summary };
+/**
+ * `pulumi up` of the description: creates the stack if needed, then creates, updates and deletes until the
+ * services match the description. Calls for one stack in this process run one after the other.
+ */
+export async function provision(options: ProvisioningStackOptions & RunOptions): Promise<ProvisionResult> {
+  return onStack("provision", options, true, async (stack, state) => {
+    const result = await engineRun(state, "up", (progress) =>
+      stack.up({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh }),
+    );
+    return { outputs: provisionedOutputs(result.outputs), changes: result.summary.resourceChanges ?? {}, summary: result.summary };
+  });
 }
 
-/** `pulumi preview`: what `provision` would change, without changing anything. */
-export async function previewProvisioning(options: ProvisioningStackOptions & ProgressOptions): Promise<{ changes: OpMap }> {
-  const stack = await openProvisioningStack(options);
-  const result = await stack.preview({ onOutput: options.onOutput, onEvent: options.onEvent });
-  return { changes: result.changeSummary };
+/** `pulumi preview`: what `provision` would change, without changing anything. The stack must exist. */
+export async function previewProvisioning(options: ProvisioningStackOptions & RunOptions): Promise<{ changes: OpMap }> {
+  return onStack("preview", options, false, async (stack, state) => {
+    const result = await engineRun(state, "preview", (progress) =>
+      stack.preview({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh }),
+    );
+    return { changes: result.changeSummary };
+  });
 }
 
-/** `pulumi destroy`: deletes everything the stack holds; `removeStack` then removes the stack as well. */
+/**
+ * `pulumi destroy`: deletes everything the stack holds; `removeStack` then removes the stack as well. The stack
+ * must exist.
+ */
 export async function destroyProvisioning(
-  options: Omit<ProvisioningStackOptions, "description"> & ProgressOptions & { description?: ProvisioningDescription; removeStack?: boolean },
+  options: Omit<ProvisioningStackOptions, "description"> & RunOptions & { description?: ProvisioningDescription; removeStack?: boolean },
 ): Promise<{ changes: OpMap; summary: UpdateSummary }> {
-  const stack = await openProvisioningStack({ ...options, description: options.description ?? {} });
-  const result = await stack.destroy({ onOutput: options.onOutput, onEvent: options.onEvent });
-  if (options.removeStack) await stack.workspace.removeStack(options.stackName);
-  return { changes: result.summary.resourceChanges ?? {}, summary: result.summary };
+  return onStack("destroy", { ...options, description: options.description ?? {} }, false, async (stack, state) => {
+    const result = await engineRun(state, "destroy", (progress) =>
+      stack.destroy({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh }),
+    );
+    if (options.removeStack) {
+      state.step = "remove";
+      await stack.workspace.removeStack(options.stackName);
+    }
+    return { changes: result.summary.resourceChanges ?? {}, summary: result.summary };
+  });
+}
+
+/**
+ * The Automation API `Stack`, for anything else (refresh, export, history): `fn` runs with the stack selected
+ * and its config set, in this process's turn on the stack, and the work directory is removed when it settles.
+ * The stack must exist unless `createIfMissing`. Errors of the CLI that `fn` lets through have their secrets
+ * replaced.
+ */
+export async function withProvisioningStack<T>(
+  options: ProvisioningStackOptions & Pick<RunOptions, "signal"> & Pick<ProgressOptions, "onNotice"> & { createIfMissing?: boolean },
+  fn: (stack: Stack) => Promise<T>,
+): Promise<T> {
+  return onStack("open", options, options.createIfMissing ?? false, async (stack, state) => {
+    try {
+      return await fn(stack);
+    } catch (err) {
+      redactError(err, state.secrets);
+      throw new PassThrough(err);
+    }
+  });
 }
 
 /** The program's outputs as plain values. */

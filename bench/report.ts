@@ -141,7 +141,7 @@ export function renderReport(r: BenchResults): string {
     "The provider core is one bundle (`dist/provider/core.bundle.js`, with the parts of zod it uses), loaded after",
     "the compile cache is on; its HTTP client loads only undici's agent and request modules, when the first request",
     "goes out, so a preview never loads it. Every command after the first reads the compiled code from the cache",
-    "(see the README's Performance section).",
+    "(see [behaviour.md](behaviour.md#performance)).",
     "",
   );
   lines.push("## State size", "");

@@ -16,7 +16,13 @@ export async function automationDeployment(ctx: DeploymentContext): Promise<Depl
     { stackName: ctx.stack, workDir: ctx.project.dir },
     {
       pulumiHome,
-      envVars: { PULUMI_BACKEND_URL: pathToFileURL(backend).href, PULUMI_CONFIG_PASSPHRASE: passphrase, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      envVars: {
+        // A variable the run unsets is blank here, which the provider reads as unset.
+        ...Object.fromEntries(Object.entries(ctx.env).map(([k, v]) => [k, v ?? ""])),
+        PULUMI_BACKEND_URL: pathToFileURL(backend).href,
+        PULUMI_CONFIG_PASSPHRASE: passphrase,
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+      },
     },
   );
   await stack.setAllConfig(ctx.config);

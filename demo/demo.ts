@@ -7,12 +7,22 @@ import { startEmulator, type Emulator } from "../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
 import type { StackConfig } from "../engine";
+import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
-import { resolveSnapshotSettings } from "../provider/services/snapshot/settings";
+import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/services/snapshot/settings";
 import type { Deployment, DeploymentContext } from "./deployment";
-import type { DemoOptions } from "./options";
+import type { DemoOptions, ProgramOptions } from "./options";
 import { projectMain, REPO, stageProject } from "./stage";
-import { demoStackConfig, type DemoSettings } from "./stackConfig";
+import { demoStackConfig, serviceConfig, type DemoSettings } from "./stackConfig";
+import {
+  explicitProviders,
+  namedOrganizations,
+  namedWorkspaceIds,
+  readUserProgram,
+  stageUserProgram,
+  userStackConfig,
+  type UserProgram,
+} from "./userProgram";
 
 const STACK = "demo";
 const SNAPSHOT_INTERVAL = "5s";
@@ -23,6 +33,8 @@ export const say = (line = "") => process.stdout.write(`${line}\n`);
 /** What runs the demo's stack: its name for the opening lines, and how to make the deployment. */
 export interface DemoEngine {
   description: string;
+  /** The Pulumi engine, or the engine driver (which alone puts the emulator's settings in explicit providers'). */
+  kind: "pulumi" | "driver";
   deploy(ctx: DeploymentContext): Promise<Deployment>;
 }
 
@@ -35,8 +47,8 @@ interface StepRecord {
 /**
  * The demo: the root Pulumi.yaml project against the emulator (or, with `--real`, the services named by the
  * environment): preview, up with progress per resource, the stack outputs, a real snapshot, a second up that
- * must change and write nothing, destroy, a summary. Everything it writes goes to its work directory, which it
- * removes at the end unless `--keep`.
+ * must change and write nothing, destroy, a summary. With `--program`, a user's own project instead: preview, up,
+ * destroy. Everything it writes goes to its work directory, which it removes at the end unless `--keep`.
  */
 export class Demo {
   private readonly work = join(REPO, ".pulumi-demo", `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
@@ -65,6 +77,7 @@ export class Demo {
   }
 
   private async provision(): Promise<void> {
+    if (this.options.program) return this.provisionProgram(this.options.program);
     say("pulumi-snapshot-runtask demo");
     say(`  engine: ${this.engine.description}`);
     const settings = await this.services();
@@ -72,17 +85,15 @@ export class Demo {
 
     const { project } = stageProject(join(this.work, "project"));
     say(`  project: ${project.dir} (the root Pulumi.yaml and its program, with the packed package installed)`);
-    const deployment = await this.engine.deploy({
+    const deployment = await this.deploy({
       project,
       main: projectMain(),
+      runtime: "nodejs",
       stack: STACK,
       config,
-      work: this.work,
-      say,
-      verbose: this.options.verbose,
+      env: {},
+      againstEmulator: !this.options.real,
     });
-    this.deployment = deployment;
-    for (const line of deployment.describe()) say(line);
 
     await this.step("preview", async () => describeChanges(await deployment.preview(), "planned"));
     let outputs: OutputMap = {};
@@ -106,11 +117,56 @@ export class Demo {
       return `no changes (${describeChanges(result.changes)})${writes === 0 ? ", nothing written to the services" : ""}`;
     });
 
+    await this.keepOrDestroy(deployment, this.options.real !== undefined);
+  }
+
+  /** `--program`: the user's project, staged with the packed package installed, through preview, up and destroy. */
+  private async provisionProgram(options: ProgramOptions): Promise<void> {
+    const program = readUserProgram(options.dir);
+    say(`pulumi-snapshot-runtask: the program in ${program.dir} (project ${program.name}, stack ${options.stack})`);
+    say(`  engine: ${this.engine.description}${program.runtime === "yaml" ? ", on the package's provider plugins" : ""}`);
+    if (this.engine.kind === "pulumi" && !options.real && explicitProviders(program).length > 0) {
+      throw new Error(
+        `the program's provider resources (${explicitProviders(program).join(", ")}) keep their own addresses and tokens ` +
+          "under the Pulumi engine, which would reach the services they name: run it with --real, or without a Pulumi CLI on PATH",
+      );
+    }
+    const stackConfig = userStackConfig(program, options);
+    const { config, env } = options.real ? this.realServicesOf(stackConfig) : await this.emulatorFor(program, stackConfig);
+    const { project, main } = stageUserProgram(program, join(this.work, "project"));
+    say(`  project: ${project.dir} (a copy of the program, with the packed package installed)`);
+    const deployment = await this.deploy({
+      project,
+      main,
+      runtime: program.runtime,
+      stack: options.stack,
+      config,
+      env,
+      againstEmulator: !options.real,
+    });
+
+    await this.step("preview", async () => describeChanges(await deployment.preview(), "planned"));
+    await this.step("up", async () => {
+      const result = await deployment.up();
+      printOutputs(result.outputs);
+      return describeChanges(result.changes);
+    });
+    await this.keepOrDestroy(deployment, options.real);
+  }
+
+  private async deploy(ctx: Omit<DeploymentContext, "work" | "say" | "verbose">): Promise<Deployment> {
+    const deployment = await this.engine.deploy({ ...ctx, work: this.work, say, verbose: this.options.verbose });
+    this.deployment = deployment;
+    for (const line of deployment.describe()) say(line);
+    return deployment;
+  }
+
+  private async keepOrDestroy(deployment: Deployment, real: boolean): Promise<void> {
     if (this.options.keep) {
       say();
       say("Kept (--keep): the stack, its state and its resources. Inspect it with:");
       for (const line of await deployment.keep()) say(line);
-      if (!this.options.real) say("  (the emulator stops with the demo, so further updates need --real or a running emulator)");
+      if (!real) say("  (the emulator stops with the demo, so further updates need --real or a running emulator)");
     } else {
       await this.step("destroy", async () => {
         const changes = await deployment.destroy();
@@ -118,6 +174,49 @@ export class Demo {
         return describeChanges(changes);
       });
     }
+  }
+
+  /** `--program --real`: the services the stack config and the environment name, as `pulumi up` would reach them. */
+  private realServicesOf(config: StackConfig): { config: StackConfig; env: NodeJS.ProcessEnv } {
+    say("  services: those the stack config and the environment name (--real)");
+    return { config, env: {} };
+  }
+
+  /**
+   * `--program` against the emulator: it holds the organization the stack config names and every `ws-...` id the
+   * program or its config names, and its addresses and tokens replace the services' settings of the stack config
+   * and the environment, so that nothing reaches a real service.
+   */
+  private async emulatorFor(program: UserProgram, stackConfig: StackConfig): Promise<{ config: StackConfig; env: NodeJS.ProcessEnv }> {
+    const organizations = namedOrganizations(program, stackConfig);
+    const organization = organizations[0] ?? DEFAULT_ORGANIZATION;
+    // The emulator takes no snapshots: a program's paths are on the service's hosts, not on this machine.
+    const emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
+    this.emulator = emulator;
+    for (const name of organizations) if (!emulator.runTask.store.organizations.has(name)) emulator.runTask.addOrganization(name);
+    for (const id of namedWorkspaceIds(program, stackConfig)) {
+      if (!emulator.runTask.store.workspaces.has(id)) emulator.runTask.addWorkspace(organization, id, id);
+    }
+    const workspaces = [...emulator.runTask.store.workspaces.values()].filter((w) => w.organization === organization);
+    say(
+      `  services: the emulator at ${emulator.url}, organization${organizations.length > 1 ? "s" : ""} ${[organization, ...organizations.slice(1)].join(", ")}`,
+    );
+    say(`    workspaces (of ${organization}): ${workspaces.map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`)).join(", ") || "none"}`);
+    const replaced = Object.keys(stackConfig).filter((k) => /^(snapshot|runtask):/.test(k) && k !== "runtask:organization");
+    if (replaced.length > 0) say(`    in place of the stack's ${replaced.join(", ")} (--real uses them)`);
+    if (program.runtime === "yaml") say("    in place of the addresses and tokens of the program's provider resources too");
+    const config: StackConfig = Object.fromEntries(Object.entries(stackConfig).filter(([k]) => !replaced.includes(k)));
+    Object.assign(
+      config,
+      serviceConfig({
+        snapshot: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
+        runTask: { address: emulator.url, token: DEFAULT_RUNTASK_TOKEN, organization },
+      }),
+    );
+    // The environment's settings of the services are not the emulator's either.
+    const env: NodeJS.ProcessEnv = {};
+    for (const [, variable] of [...Object.values(SNAPSHOT_SETTING_KEYS), ...Object.values(RUNTASK_SETTING_KEYS)]) env[variable] = undefined;
+    return { config, env };
   }
 
   /** The emulator, or the real services from the environment (`--real`). */

@@ -27,7 +27,7 @@ export function driverDeployment(ctx: DeploymentContext): Deployment {
   let printed = 0;
   const engine = new Engine({
     // Node's compile cache, which the provider turns on in the plugin process, goes to the work directory too.
-    plugin: dynamicProviderPlugin(ctx.project.dir, { env: { NODE_COMPILE_CACHE: join(ctx.work, "compile-cache") } }),
+    plugin: dynamicProviderPlugin(ctx.project.dir, { env: { ...ctx.env, NODE_COMPILE_CACHE: join(ctx.work, "compile-cache") } }),
     stateFile,
     config: plainConfig(ctx.config),
     onEvent: (event) => {
@@ -35,7 +35,18 @@ export function driverDeployment(ctx: DeploymentContext): Deployment {
       if (line) ctx.say(`  ${line}`);
     },
   });
-  const run = (preview: boolean) => ctx.project.run({ main: ctx.main, preview, config: ctx.config, stateFile });
+  const run = async (preview: boolean) => {
+    const result = await ctx.project.run({ main: ctx.main, preview, config: ctx.config, env: ctx.env, stateFile }).catch((err: unknown) => {
+      throw programFailure(err);
+    });
+    const foreign = result.registrations.find((r) => !r.type.startsWith("pulumi-nodejs:dynamic/"));
+    if (foreign) {
+      throw new Error(
+        `${foreign.name} is a ${foreign.type}: the engine driver runs this package's resources only (no components, no other providers); run this program with the Pulumi CLI`,
+      );
+    }
+    return result;
+  };
   const command = async (body: () => Promise<Step[]>): Promise<Step[]> => {
     try {
       return await body();
@@ -63,4 +74,22 @@ export function driverDeployment(ctx: DeploymentContext): Deployment {
       ];
     },
   };
+}
+
+/**
+ * The error of a program that threw, as the language host reports it: the error's own lines, without Node's
+ * echo of the source line and the stack, which points into the staged copy.
+ */
+function programFailure(err: unknown): Error {
+  const stderr = String((err as { stderr?: unknown }).stderr ?? "");
+  const lines = stderr.split("\n");
+  const start = lines.findIndex((l) => /^[A-Za-z]*(Error|Exception)\b.*:/.test(l));
+  if (start < 0) return err instanceof Error ? err : new Error(String(err));
+  const end = lines.findIndex((l, i) => i > start && /^\s+at /.test(l));
+  return new Error(
+    `the program failed: ${lines
+      .slice(start, end < 0 ? undefined : end)
+      .map((l) => l.trim())
+      .join(" ")}`,
+  );
 }

@@ -1,9 +1,10 @@
-import type { StepEvent } from "../engine";
+import type { StepEvent, StepOp } from "../engine";
 
-const SYMBOL: Record<string, string> = { create: "+", update: "~", delete: "-", replace: "+-", refresh: "~" };
+const SYMBOL: Record<string, string> = { create: "+", import: "=", update: "~", delete: "-", replace: "+-", refresh: "~" };
 const DONE: Record<string, string> = {
   same: "unchanged",
   create: "created",
+  import: "imported",
   update: "updated",
   delete: "deleted",
   replace: "replaced",
@@ -18,9 +19,10 @@ function kindOf(type: string): string {
 
 /**
  * One line of progress for a step of the engine driver, worded as automation/progress.ts words the Pulumi
- * engine's events, so that both ways of running the demo read alike; undefined for the steps not worth a line.
+ * engine's events, so that both ways of running the demo read alike (the provider plugins' engine imports too);
+ * undefined for the steps not worth a line.
  */
-export function describeStepEvent(e: StepEvent): string | undefined {
+export function describeStepEvent(e: Omit<StepEvent, "op"> & { op: StepOp | "import" }): string | undefined {
   const what = `${kindOf(e.type)} ${e.name}`;
   switch (e.phase) {
     case "planned":

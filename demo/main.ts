@@ -1,13 +1,14 @@
 /**
  * `npm run demo`: the root Pulumi.yaml project (program: demo/program.ts) against the emulator, or with `--real`
- * the services named by the environment. With a `pulumi` CLI on PATH it runs through the Automation API and the
- * Pulumi engine; without one it says so and runs the same program through the bundled engine driver (engine/),
- * unless `--require-cli`, where it stops with the install advice.
+ * the services named by the environment; with `--program <dir>`, a user's own project. With a `pulumi` CLI on PATH
+ * it runs through the Automation API and the Pulumi engine; without one it says so and runs the same program
+ * through the bundled engine driver (engine/), unless `--require-cli`, where it stops with the install advice.
  */
 import { findPulumiCli, missingPulumiCliMessage, PULUMI_INSTALL_URL } from "../automation/pulumiCli";
 import { automationDeployment } from "./automationDeployment";
 import { Demo, message, say, type DemoEngine } from "./demo";
 import { driverDeployment } from "./driverDeployment";
+import { nativeDeployment } from "./nativeDeployment";
 import { DEMO_USAGE, parseDemoArguments, type DemoOptions } from "./options";
 
 /** The one line that opens the demo where there is no CLI. */
@@ -32,13 +33,14 @@ async function main(argv: string[]): Promise<number> {
   if (cli)
     return new Demo(options, {
       description: `the Pulumi engine, through the Automation API and the Pulumi CLI (${cli})`,
+      kind: "pulumi",
       deploy: automationDeployment,
     }).run();
   if (options.requireCli) {
     process.stderr.write(`${missingPulumiCliMessage("The demo")}\n`);
     return 1;
   }
-  if (options.keep && options.real) {
+  if (options.keep && (options.real || options.program?.real)) {
     // Nothing but the driver could act on the kept stack later, and the real services would keep its objects.
     process.stderr.write(`${missingPulumiCliMessage("The demo with --keep --real")}\n`);
     return 1;
@@ -46,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   say(NO_CLI_NOTICE);
   const driver: DemoEngine = {
     description: "the bundled engine driver (engine/), a stand-in for the Pulumi engine",
-    deploy: async (ctx) => driverDeployment(ctx),
+    kind: "driver",
+    deploy: async (ctx) => (ctx.runtime === "yaml" ? nativeDeployment(ctx) : driverDeployment(ctx)),
   };
   return new Demo(options, driver).run();
 }

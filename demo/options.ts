@@ -16,7 +16,28 @@ Options:
                    DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
                    DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
   --verbose      print the Pulumi CLI's own output (or the provider plugin's) as well
-  --help         print this help`;
+  --help         print this help
+
+Your own program:
+  --program <dir>       run the Pulumi project in <dir> instead (TypeScript, or YAML on the provider plugins):
+                          preview, up, and destroy unless --keep. Against the emulator, which holds the
+                          organization runtask:organization names and every ws-... id the program or its stack
+                          config names; with --real, against the services its stack config and the
+                          environment name, as pulumi up would
+  --stack <name>        the stack whose config file (Pulumi.<name>.yaml) is read; default dev
+  --config <key=value>  set a stack config value (repeatable; a key without namespace is the project's)
+  --secret <key=value>  set a secret stack config value (repeatable)`;
+
+/** A user's own Pulumi project to run (`--program`). */
+export interface ProgramOptions {
+  /** The project's directory, as given. */
+  dir: string;
+  stack: string;
+  /** Stack config given on the command line, keys as given (`scannerHmacKey`, `runtask:organization`). */
+  config: Record<string, { value: string; secret: boolean }>;
+  /** Against the services the stack config and the environment name, rather than the emulator. */
+  real: boolean;
+}
 
 export interface RealServices {
   snapshot: { address: string; token: string };
@@ -31,8 +52,10 @@ export interface DemoOptions {
   verbose: boolean;
   /** Stop where no Pulumi CLI is on PATH, rather than run through the engine driver. */
   requireCli: boolean;
-  /** Present with `--real`. */
+  /** Present with `--real` (for the demo's own program). */
   real?: RealServices;
+  /** Present with `--program`. */
+  program?: ProgramOptions;
 }
 
 export type DemoCommand = { kind: "help" } | { kind: "run"; options: DemoOptions };
@@ -47,19 +70,46 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       real: { type: "boolean" },
       verbose: { type: "boolean" },
       "require-cli": { type: "boolean" },
+      program: { type: "string" },
+      stack: { type: "string" },
+      config: { type: "string", multiple: true },
+      secret: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return { kind: "help" };
+  if (values.program === undefined) {
+    const stray = (["stack", "config", "secret"] as const).filter((flag) => values[flag] !== undefined);
+    if (stray.length > 0) throw new Error(`${stray.map((f) => `--${f}`).join(", ")} go with --program <dir>`);
+  }
   return {
     kind: "run",
     options: {
       keep: values.keep ?? false,
       verbose: values.verbose ?? false,
       requireCli: values["require-cli"] ?? false,
-      real: values.real ? realServices(env) : undefined,
+      real: values.real && values.program === undefined ? realServices(env) : undefined,
+      program:
+        values.program === undefined
+          ? undefined
+          : {
+              dir: values.program,
+              stack: values.stack ?? "dev",
+              config: Object.fromEntries([
+                ...(values.config ?? []).map((pair) => configPair(pair, "--config", false)),
+                ...(values.secret ?? []).map((pair) => configPair(pair, "--secret", true)),
+              ]),
+              real: values.real ?? false,
+            },
     },
   };
+}
+
+/** `key=value` of `--config` or `--secret`. */
+function configPair(pair: string, flag: string, secret: boolean): [string, { value: string; secret: boolean }] {
+  const at = pair.indexOf("=");
+  if (at <= 0) throw new Error(`${flag} takes key=value, not "${pair}"`);
+  return [pair.slice(0, at), { value: pair.slice(at + 1), secret }];
 }
 
 const REQUIRED = [

@@ -1,5 +1,6 @@
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { credentialsConfig, type ServiceCredentials } from "../automation/stack";
+import { credentialsConfig } from "../automation/cliEnvironment";
+import type { ServiceCredentials } from "../automation/options";
 
 /** What the demo's program needs from its stack. */
 export interface DemoSettings {
@@ -15,10 +16,22 @@ export interface DemoSettings {
   globalEnabled?: boolean;
 }
 
+/**
+ * The services' stack config: addresses and names plain, tokens as secrets. (The Automation API helper's
+ * `credentialsConfig` leaves the tokens out, for the CLI's environment; the demo keeps its stack's as config.)
+ */
+export function serviceConfig(credentials: Required<ServiceCredentials>): ConfigMap {
+  return {
+    ...credentialsConfig(credentials),
+    "snapshot:token": { value: credentials.snapshot.token, secret: true },
+    "runtask:token": { value: credentials.runTask.token, secret: true },
+  };
+}
+
 /** The demo stack's config: service credentials (tokens secret), and the demo's settings (the HMAC key secret). */
 export function demoStackConfig(s: DemoSettings): ConfigMap {
   const config: ConfigMap = {
-    ...credentialsConfig(s.credentials),
+    ...serviceConfig(s.credentials),
     "demo:workspaceId": { value: s.workspaceId },
     "demo:snapshotPath": { value: s.snapshotPath },
     "demo:hmacKey": { value: s.hmacKey, secret: true },

@@ -21,21 +21,17 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const options = emulatorOptionsOf(command.seed);
-  if (command.verbose) {
-    options.interceptors = [
-      (req, route) => {
-        process.stderr.write(`${req.method} ${req.path} (${route})\n`);
-        return undefined;
-      },
-    ];
-  }
   let emulator: Emulator;
   try {
-    emulator = await startEmulator(options);
+    emulator = await startEmulator(emulatorOptionsOf(command.seed));
   } catch (err) {
     process.stderr.write(`pulumi-snapshot-runtask-emulator: ${message(err)}\n`);
     return 1;
+  }
+  if (command.verbose) {
+    // Each request once answered, with its status (unknown paths and refused methods too).
+    emulator.requests.onRecord = ({ method, path, route, status }) =>
+      process.stderr.write(`${method} ${path} ${status === 0 ? "dropped" : status} (${route})\n`);
   }
 
   const report = reportOf(emulator, command.seed);

@@ -1,12 +1,21 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
+import { ResourceInitFailed } from "./plugin/initFailure";
 import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
-import type { ResourceProviderClient } from "./plugin/resourceProviderClient";
+import type { DiffAnswer, ResourceProviderClient } from "./plugin/resourceProviderClient";
+import { detailedChanges, plainChanges } from "./display";
+import { deletesFirst, TARGETED_REPLACE, withReplaceOnChanges, type DiffDecision } from "./replacement";
 import { customTimeoutSeconds } from "./customTimeouts";
 import { ignoringChanges } from "./ignoreChanges";
-import { resolveIds, type Registration } from "./registration";
+import { resolveIds, UNKNOWN, withReplacedIds, type Registration, type Replaced } from "./registration";
 import { secretOutputKeys, stripSecrets } from "./secrets";
 import { StackState, type ResourceState } from "./state";
 import type { Step, StepEvent, StepOp } from "./steps";
+
+/** Options of `preview` and `up`, as the CLI's flags give them. */
+export interface DeployOptions {
+  /** `--replace`: the names of resources to replace whatever their diff. */
+  replace?: string[];
+}
 
 export interface EngineOptions {
   /** Starts the provider plugin, once per command (e.g. dynamicProviderPlugin(programDir)). */
@@ -24,9 +33,12 @@ export interface EngineOptions {
  * A stand-in for the Pulumi engine, small enough to read: it drives a provider plugin through the calls
  * `pulumi preview`, `up`, `refresh` and `destroy` make, in the engine's order, keeping a state file of inputs
  * and outputs. Each command starts a fresh plugin process and configures it with the stack config, as each
- * `pulumi` command does. Replacements are create-before-delete, and the old resource is deleted with the
- * provider text stored in its state. Secrets are stripped before calls and re-marked after them, as the engine
- * does for a provider that declines them (the dynamic provider plugin does).
+ * `pulumi` command does. Replacements follow the engine's step generator (`deploy`), and an old resource is
+ * deleted with the provider text stored in its state. Secrets are stripped before calls and re-marked after them, as
+ * the engine does for a provider that declines them (the dynamic provider plugin does). A create or update that fails
+ * with the partial-creation answer (`ErrorResourceInitFailed`) records the object it names with its init errors, and
+ * the next `up` updates it whatever its diff, as pulumi/pulumi's `pkg/resource/plugin/provider_plugin.go`
+ * (`parseError`), `pkg/resource/deploy/step.go` and `step_generator.go` (`hasInitErrors`) do.
  */
 export class Engine {
   /** All the plugin printed, across commands. */
@@ -62,89 +74,25 @@ export class Engine {
     this.options.config = config;
   }
 
-  /** `pulumi preview`: Check and Diff only; returns the planned steps. */
-  async preview(program: Registration[]): Promise<Step[]> {
-    return this.command(async (plugin, state) => {
-      const steps: Step[] = [];
-      const plan = (step: Step, type: string) => {
-        steps.push(step);
-        this.emit("planned", step.op, type, step.name);
-      };
-      const pendingIds = new Set<string>();
-      for (const reg of program) {
-        const old = state.get(reg.name);
-        const { plain } = stripSecrets(resolveIds(reg.inputs, state, pendingIds));
-        const checked = await this.check(plugin, reg, old, ignoringChanges(plain, old?.inputs, reg.ignoreChanges));
-        if (!old) {
-          plan({ op: "create", name: reg.name }, reg.type);
-          pendingIds.add(reg.name);
-          continue;
-        }
-        const step = await this.plan(plugin, reg, old, checked);
-        if (step.op === "replace") pendingIds.add(reg.name);
-        plan(step, reg.type);
-      }
-      for (const r of state.resources)
-        if (!program.some((p) => p.name === r.name)) plan({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined }, r.type);
-      return steps;
-    });
+  /** `pulumi preview`: Check and Diff only (and the second Check of a replacement); returns the planned steps. */
+  async preview(program: Registration[], options: DeployOptions = {}): Promise<Step[]> {
+    return this.command((plugin, state) => this.deploy(plugin, state, program, options, true));
   }
 
   /** `pulumi up`: creates, updates, replaces and deletes until the state matches the program. */
-  async up(program: Registration[]): Promise<Step[]> {
-    return this.command(async (plugin, state) => {
-      const steps: Step[] = [];
-      const replaced: ResourceState[] = [];
-      await inDependencyOrder(program, this.parallelism, async (reg) => {
-        const old = state.get(reg.name);
-        const { plain, secretKeys } = stripSecrets(resolveIds(reg.inputs, state, new Set()));
-        const checked = await this.check(plugin, reg, old, ignoringChanges(plain, old?.inputs, reg.ignoreChanges));
-        const step = old ? await this.plan(plugin, reg, old, checked) : { op: "create" as const, name: reg.name };
-        steps.push(step);
-        if (step.op === "same") {
-          // The engine keeps the old outputs (and their provider text) and records the new inputs.
-          state.put({ ...old!, inputs: checked, secretInputs: secretKeys, retainOnDelete: reg.retainOnDelete });
-          this.emit("done", "same", reg.type, reg.name, old!.id);
-          return;
-        }
-        await this.step(
-          step.op,
-          reg,
-          async () => {
-            const timeouts = customTimeoutSeconds(reg.customTimeouts);
-            if (step.op === "update") {
-              const outputs = await plugin.update(reg.urn, old!.id, old!.outputs, checked, {
-                timeout: timeouts.update,
-                ignoreChanges: reg.ignoreChanges,
-              });
-              state.put(this.record(reg, old!.id, checked, outputs, secretKeys));
-              return old!.id;
-            }
-            if (step.op === "replace") replaced.push(old!);
-            const { id, outputs } = await plugin.create(reg.urn, checked, timeouts.create);
-            state.put(this.record(reg, id, checked, outputs, secretKeys));
-            return id;
-          },
-          (id) => id,
-        );
-      });
-      const removed = state.resources.filter((r) => !program.some((p) => p.name === r.name));
-      await inReverseDependencyOrder(removed, this.parallelism, async (r) => {
-        await this.delete(plugin, r);
-        state.remove(r.name);
-        steps.push({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined });
-      });
-      // Replaced resources go last, each with the provider text of its own state.
-      await inReverseDependencyOrder(replaced, this.parallelism, (old) => this.delete(plugin, old));
-      return steps;
-    });
+  async up(program: Registration[], options: DeployOptions = {}): Promise<Step[]> {
+    return this.command((plugin, state) => this.deploy(plugin, state, program, options, false));
   }
 
-  /** `pulumi refresh`: reads every resource; an empty id means it is gone and leaves the state. */
+  /**
+   * `pulumi refresh`: reads every resource; an empty id means it is gone and leaves the state. The inputs Read
+   * answers replace the state's; the step shows what changed as the CLI shows it, from the diff the engine makes of
+   * the program's last inputs against what was read, inverted (pkg/resource/deploy/step.go, `RefreshStep.Apply`).
+   */
   async refresh(): Promise<Step[]> {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
-      for (const r of [...state.resources]) {
+      for (const r of state.resources.filter((r) => !r.delete)) {
         // The event's id is empty when the resource is gone.
         const read = await this.step(
           "refresh",
@@ -153,20 +101,28 @@ export class Engine {
           (answer) => answer.id || undefined,
         );
         if (!read.id) {
-          state.remove(r.name);
+          state.remove(r);
           steps.push({ op: "gone", name: r.name });
-        } else {
-          const drift = JSON.stringify(sorted(read.outputs)) !== JSON.stringify(sorted(r.outputs));
-          const inputs = read.inputs ?? r.inputs;
-          state.put({
-            ...r,
-            id: read.id,
-            outputs: read.outputs,
-            inputs,
-            secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs),
-          });
-          steps.push({ op: "refresh", name: r.name, detail: drift });
+          continue;
         }
+        const inputs = read.inputs ?? r.inputs;
+        const diff = await plugin.diff(r.urn, read.id, read.outputs, r.inputs, inputs, r.ignoreChanges);
+        const before = { inputs: r.inputs, outputs: r.outputs };
+        const after = { inputs, outputs: read.outputs };
+        const secrets = [...r.secretInputs, ...r.secretOutputs];
+        const changes = diff.detailed
+          ? detailedChanges(diff.detailed.paths, diff.detailed.inputDiff, before, after, true, secrets)
+          : plainChanges(before, after, true, secrets);
+        state.put({
+          ...r,
+          id: read.id,
+          outputs: read.outputs,
+          inputs,
+          secretOutputs: secretOutputKeys(read.outputs, r.secretInputs, r.additionalSecretOutputs),
+          // A read that succeeds clears init errors (step.go, RefreshStep.Apply).
+          initErrors: undefined,
+        });
+        steps.push({ op: "refresh", name: r.name, detail: diff.changes === "some", changes });
       }
       return steps;
     });
@@ -178,11 +134,209 @@ export class Engine {
       const steps: Step[] = [];
       await inReverseDependencyOrder([...state.resources], this.parallelism, async (r) => {
         await this.delete(plugin, r);
-        state.remove(r.name);
+        state.remove(r);
         steps.push({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined });
       });
       return steps;
     });
+  }
+
+  /**
+   * One preview or up, each resource in dependency order, as pulumi/pulumi's step generator decides
+   * (`pkg/resource/deploy/step_generator.go`):
+   * - the old state by the resource's name, else by one of its `aliases` (then it takes the new name, and keeps its
+   *   object);
+   * - Check with the old inputs, where `ignoreChanges` put the old values; for `--replace` without them;
+   * - Diff, unless the resource is a replace target (`isTargetedReplace`: a replacement blamed on the id, without
+   *   the provider's `deleteBeforeReplace`), then `replaceOnChanges` (`applyReplaceOnChanges`);
+   * - a replacement checks the program's inputs again without olds (`continueStepsFromDiff`), then either deletes
+   *   the old object first (the `deleteBeforeReplace` option, else the provider's answer), with the dependents whose
+   *   Diff replaces them once the inputs they took from it are unknown (`calculateDependentReplacements`; they are
+   *   created again when their turn comes), or creates first and deletes the old object after every create and
+   *   update, with the resources the program no longer has (`GenerateDeletes`).
+   */
+  private async deploy(plugin: ResourceProviderClient, state: StackState, program: Registration[], options: DeployOptions, preview: boolean) {
+    const steps: Step[] = [];
+    const targets = new Set(options.replace ?? []);
+    // In a preview, the resources to be created or replaced, whose ids are unknown until then.
+    const pendingIds = new Set<string>();
+    const replaced = new Map<string, Replaced>();
+    // Dependents of a delete-before-replace, deleted first and created again when their turn comes.
+    const recreating = new Map<string, ResourceState>();
+    const planned = (step: Step, type: string) => {
+      steps.push(step);
+      if (preview) this.emit("planned", step.op, type, step.name);
+    };
+    const each = async (reg: Registration) => {
+      const old = recreating.get(reg.name) ?? this.oldOf(state, reg);
+      const { plain, secretKeys } = stripSecrets(withReplacedIds(resolveIds(reg.inputs, state, pendingIds), reg, replaced));
+      if (old && recreating.has(reg.name)) {
+        // Deleted earlier as a dependent of a delete-before-replace: it is created again.
+        const inputs = await this.check(plugin, reg, undefined, plain);
+        planned({ op: "replace", name: reg.name, detail: ["dependency"], deleteBeforeReplace: true }, reg.type);
+        if (!preview) await this.create(plugin, state, reg, inputs, secretKeys);
+        return;
+      }
+      const targeted = old !== undefined && targets.has(reg.name);
+      const news = ignoringChanges(plain, old?.inputs, reg.ignoreChanges);
+      let inputs = await this.check(plugin, reg, targeted ? undefined : old, targeted ? plain : news);
+      if (!old) {
+        planned({ op: "create", name: reg.name }, reg.type);
+        if (preview) return void pendingIds.add(reg.name);
+        await this.create(plugin, state, reg, inputs, secretKeys);
+        return;
+      }
+      const answer = targeted ? undefined : await plugin.diff(reg.urn, old.id, old.outputs, inputs, old.inputs, reg.ignoreChanges);
+      if (answer?.changes === "unknown")
+        throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
+      const diff = answer ? withReplaceOnChanges(decisionOf(answer), reg.replaceOnChanges) : TARGETED_REPLACE;
+      const changes = (next: Record<string, unknown>) => {
+        const before = { inputs: old.inputs, outputs: old.outputs };
+        const after = { inputs: next, outputs: {} };
+        const secrets = [...old.secretOutputs, ...old.secretInputs, ...secretKeys];
+        return answer?.detailed
+          ? detailedChanges(answer.detailed.paths, answer.detailed.inputDiff, before, after, false, secrets)
+          : plainChanges(before, after, false, secrets);
+      };
+      // A resource with init errors is updated whatever its diff (step_generator.go, `hasInitErrors`).
+      if (diff.changes === "none" && !old.initErrors?.length) {
+        planned({ op: "same", name: reg.name }, reg.type);
+        if (preview) return;
+        // The engine keeps the old outputs (and their provider text) and records the new inputs.
+        state.put({ ...old, ...this.optionsKept(reg), inputs, secretInputs: secretKeys });
+        return this.emit("done", "same", reg.type, reg.name, old.id);
+      }
+      if (diff.replaces.length === 0) {
+        planned({ op: "update", name: reg.name, changes: changes(inputs) }, reg.type);
+        if (preview) return;
+        await this.step(
+          "update",
+          reg,
+          async () => {
+            const timeout = customTimeoutSeconds(reg.customTimeouts).update;
+            const outputs = await plugin.update(reg.urn, old.id, old.outputs, inputs, { timeout, ignoreChanges: reg.ignoreChanges });
+            state.put(this.record(reg, old.id, inputs, outputs, secretKeys));
+            return old.id;
+          },
+          (id) => id,
+        );
+        return;
+      }
+      // A replacement recomputes the defaults from the program's inputs alone; a targeted one has them already.
+      if (!targeted) inputs = await this.check(plugin, reg, undefined, plain);
+      const deleteBeforeReplace = deletesFirst(diff, reg.deleteBeforeReplace);
+      const dependents = deleteBeforeReplace ? await this.dependentsReplacedWith(plugin, state, old) : [];
+      planned(
+        {
+          op: "replace",
+          name: reg.name,
+          detail: diff.replaces,
+          changes: changes(inputs),
+          deleteBeforeReplace,
+          dependents: dependents.map((d) => d.name),
+        },
+        reg.type,
+      );
+      if (preview) {
+        pendingIds.add(reg.name);
+        replaced.set(old.urn, { oldId: old.id, newId: UNKNOWN });
+        for (const d of dependents) recreating.set(d.name, d);
+        return;
+      }
+      if (deleteBeforeReplace) {
+        for (const d of [...dependents].reverse()) {
+          await this.delete(plugin, d);
+          state.remove(d);
+          recreating.set(d.name, d);
+        }
+        await this.delete(plugin, old);
+        state.remove(old);
+      }
+      const id = await this.create(plugin, state, reg, inputs, secretKeys, deleteBeforeReplace ? undefined : old);
+      replaced.set(old.urn, { oldId: old.id, newId: id });
+    };
+    if (preview) for (const reg of program) await each(reg);
+    else await inDependencyOrder(program, this.parallelism, each);
+    // Resources the program no longer has, and old objects of replacements created first, go last, each deleted
+    // with the provider text of its own state.
+    const names = new Set(program.map((p) => p.name));
+    const deletes = state.resources.filter((r) => r.delete || !names.has(r.name));
+    for (const r of deletes) if (!r.delete) planned({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined }, r.type);
+    if (preview) return steps;
+    await inReverseDependencyOrder(deletes, this.parallelism, async (r) => {
+      await this.delete(plugin, r);
+      state.remove(r);
+    });
+    return steps;
+  }
+
+  /** The old state of a registered resource: by its name, or by one of its aliases (it then takes the new name). */
+  private oldOf(state: StackState, reg: Registration): ResourceState | undefined {
+    const own = state.get(reg.name);
+    if (own) return own;
+    for (const alias of reg.aliases ?? []) {
+      const found = state.resources.find((r) => !r.delete && (alias.urn ? r.urn === alias.urn : r.name === alias.name && r.type === reg.type));
+      if (found) return state.rename(found, reg.name, reg.urn);
+    }
+    return undefined;
+  }
+
+  /**
+   * The resources of the state that a delete-before-replace of `root` replaces too: those with an input taken from
+   * a resource being replaced whose Diff, with that input unknown, answers a replacement (step_generator.go,
+   * `calculateDependentReplacements`), in dependency order.
+   */
+  private async dependentsReplacedWith(plugin: ResourceProviderClient, state: StackState, root: ResourceState): Promise<ResourceState[]> {
+    const replacing = new Set([root.urn]);
+    const dependents: ResourceState[] = [];
+    for (const r of state.resources.slice(state.resources.indexOf(root) + 1)) {
+      if (r.delete) continue;
+      const news = { ...r.inputs };
+      let depends = false;
+      for (const [key, urns] of Object.entries(r.propertyDependencies ?? {})) {
+        if (urns.some((u) => replacing.has(u))) [news[key], depends] = [UNKNOWN, true];
+      }
+      if (!depends) continue;
+      const diff = withReplaceOnChanges(decisionOf(await plugin.diff(r.urn, r.id, r.outputs, news, r.inputs, r.ignoreChanges)), r.replaceOnChanges);
+      if (diff.replaces.length > 0) {
+        dependents.push(r);
+        replacing.add(r.urn);
+      }
+    }
+    return dependents;
+  }
+
+  /**
+   * Creates the resource; `replacing`, an old object that a replacement created first leaves to be deleted later,
+   * stays in the state marked for its delete once the create succeeded (step.go, `CreateStep.Apply`), and is kept
+   * as it was when the create fails.
+   */
+  private async create(
+    plugin: ResourceProviderClient,
+    state: StackState,
+    reg: Registration,
+    inputs: Record<string, unknown>,
+    secretKeys: string[],
+    replacing?: ResourceState,
+  ): Promise<string> {
+    return this.step(
+      replacing ? "replace" : "create",
+      reg,
+      async () => {
+        const { id, outputs } = await this.recordingInitFailure(
+          state,
+          reg,
+          inputs,
+          secretKeys,
+          () => plugin.create(reg.urn, inputs, customTimeoutSeconds(reg.customTimeouts).create),
+          { replacing },
+        );
+        if (replacing) state.condemn(replacing);
+        state.put(this.record(reg, id, inputs, outputs, secretKeys));
+        return id;
+      },
+      (id) => id,
+    );
   }
 
   private get parallelism(): number {
@@ -258,6 +412,31 @@ export class Engine {
     );
   }
 
+  /**
+   * A create or update whose error carries the partial-creation answer made or changed its object: the object is
+   * recorded with the reasons as its init errors (and, for a replacement created first, the old one marked for its
+   * delete, as after a create that succeeded), then the error stands.
+   */
+  private async recordingInitFailure<T>(
+    state: StackState,
+    reg: Registration,
+    inputs: Record<string, unknown>,
+    secretKeys: string[],
+    call: () => Promise<T>,
+    made: { id?: string; replacing?: ResourceState } = {},
+  ): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ResourceInitFailed) {
+        if (made.replacing) state.condemn(made.replacing);
+        state.put(this.record(reg, made.id ?? err.id, inputs, err.properties, secretKeys, err.reasons));
+      }
+      throw err;
+    }
+  }
+
+  /** Check, with the old inputs where there is an old state to go by (none before a replacement's create). */
   private async check(plugin: ResourceProviderClient, reg: Registration, old: ResourceState | undefined, news: Record<string, unknown>) {
     const { inputs, failures } = await plugin.check(reg.urn, old?.inputs ?? {}, news);
     if (failures.length > 0) {
@@ -266,20 +445,13 @@ export class Engine {
     return inputs;
   }
 
-  private async plan(plugin: ResourceProviderClient, reg: Registration, old: ResourceState, checked: Record<string, unknown>): Promise<Step> {
-    const diff = await plugin.diff(reg.urn, old.id, old.outputs, checked, old.inputs, reg.ignoreChanges);
-    if (diff.changes === "unknown") throw new Error(`${reg.name}: the provider answered an unknown diff (every provider change would update it)`);
-    if (diff.changes === "none") return { op: "same", name: reg.name };
-    if (diff.replaces.length > 0) return { op: "replace", name: reg.name, detail: diff.replaces };
-    return { op: "update", name: reg.name };
-  }
-
   private record(
     reg: Registration,
     id: string,
     inputs: Record<string, unknown>,
     outputs: Record<string, unknown>,
     secretInputs: string[],
+    initErrors?: string[],
   ): ResourceState {
     return {
       urn: reg.urn,
@@ -292,16 +464,30 @@ export class Engine {
       secretOutputs: secretOutputKeys(outputs, secretInputs, reg.additionalSecretOutputs),
       additionalSecretOutputs: reg.additionalSecretOutputs,
       dependencies: reg.dependencies,
+      ...this.optionsKept(reg),
+      ...(initErrors?.length ? { initErrors } : {}),
+    };
+  }
+
+  /** What the state keeps of a resource's options. */
+  private optionsKept(reg: Registration): Partial<ResourceState> {
+    return {
       retainOnDelete: reg.retainOnDelete,
       customTimeouts: reg.customTimeouts,
+      ignoreChanges: reg.ignoreChanges,
+      replaceOnChanges: reg.replaceOnChanges,
+      propertyDependencies: reg.propertyDependencies,
     };
   }
 }
 
-function sorted(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(o)
-      .filter(([k]) => k !== "__provider")
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
+/** The step generator's view of a Diff answer. */
+function decisionOf(answer: DiffAnswer): DiffDecision {
+  return {
+    changes: answer.changes,
+    replaces: answer.replaces,
+    changed: answer.changed,
+    detailed: answer.detailed?.paths ?? [],
+    deleteBeforeReplace: answer.deleteBeforeReplace,
+  };
 }

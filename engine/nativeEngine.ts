@@ -1,9 +1,12 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
 import type { Registration } from "./registration";
 import { UNKNOWN } from "./registration";
-import { secret } from "./plugin/nativeProviderClient";
+import { reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
 import { ignoringChanges } from "./ignoreChanges";
+import { ResourceInitFailed } from "./plugin/initFailure";
+import { detailedChanges, type PropertyChange, type Sides } from "./display";
+import { deletesFirst, TARGETED_REPLACE, withReplaceOnChanges, type DiffDecision } from "./replacement";
 
 type Props = Record<string, unknown>;
 export type PackageName = "snapshot" | "runtask";
@@ -26,6 +29,17 @@ export interface NativeResource {
   importId?: string;
   /** The name of an explicit provider resource of the program (`provider:` option); else the package's default one. */
   provider?: string;
+  /**
+   * Inputs the program computes once the engine hands it the ids and outputs of the resources they name (a YAML
+   * program's `${scanner.id}`), in place of `inputs`; `resources` answers for those in the state, by name.
+   */
+  evaluate?: (resources: (name: string) => { id: string; outputs: Props } | undefined) => Promise<Props>;
+  /** The `deleteBeforeReplace` option, where the program sets it. */
+  deleteBeforeReplace?: boolean;
+  /** The `replaceOnChanges` option. */
+  replaceOnChanges?: string[];
+  /** The `aliases` option: the names (same type) the resource had before. */
+  aliases?: string[];
 }
 
 /** An explicit provider resource of the program: `new runtask.Provider("acme", { address, token, organization })`. */
@@ -52,6 +66,18 @@ export interface NativeStep {
   op: "create" | "import" | "update" | "replace" | "same" | "delete" | "refresh" | "gone";
   /** The properties an update or replace changes (the detailed diff's keys). */
   changed?: string[];
+  /** For update, replace and refresh: each property that changes, with its two values, as the CLI shows them. */
+  changes?: PropertyChange[];
+  /** For replace: whether the old object is deleted before the new one is created. */
+  deleteBeforeReplace?: boolean;
+  /** For a delete-before-replace: the resources deleted before it and created again, as depending on it. */
+  dependents?: string[];
+}
+
+/** Options of `preview` and `up`, as the CLI's flags give them. */
+export interface NativeDeployOptions {
+  /** `--replace`: the names of resources to replace whatever their diff. */
+  replace?: string[];
 }
 
 interface Held {
@@ -59,6 +85,8 @@ interface Held {
   id: string;
   inputs: Props;
   outputs: Props;
+  /** The reasons of a create or update that failed after its object was made or changed: the next `up` updates it. */
+  initErrors?: string[];
 }
 
 /** The tokens of the provider plugins for the dynamic resources' types (`pulumi-nodejs:dynamic/runtask:RunTask`). */
@@ -106,12 +134,18 @@ interface Provider {
  * - the `import` option reads the object by its id, keeps the id Read answers, and then checks and diffs the program
  *   against it; a replacement of it is refused (`pkg/resource/deploy/step.go`, `ImportStep.Apply`;
  *   `step_generator.go`, "previously-imported resources that still specify an ID may not be replaced");
- * - `cancel` sends Cancel to every plugin of the command in progress, as the engine does on Ctrl-C.
- * Creates and replacements are create before delete; `destroy` deletes dependents first. State is kept in memory.
+ * - `cancel` sends Cancel to every plugin of the command in progress, as the engine does on Ctrl-C;
+ * - a Create or Update failing with `ErrorResourceInitFailed` in its status details (the partial-creation answer)
+ *   keeps the object it names with the reasons as init errors, and the next `up` updates it whatever its diff
+ *   (`pkg/resource/plugin/provider_plugin.go`, `parseError`; `step.go`; `step_generator.go`, `hasInitErrors`);
+ * - replacements, moves (`aliases`), `--replace` targets and refresh as `apply` and `refresh` say.
+ * `destroy` deletes dependents first. State is kept in memory.
  * CPU and peak memory of the plugins are recorded per command, for benchmarks.
  */
 export class NativeEngine {
   private readonly state = new Map<string, Held>();
+  /** Old objects of replacements created first, still to be deleted. */
+  private readonly condemned: Held[] = [];
   /** The plugins of the command in progress (for `cancel`). */
   private running: NativeProviderPlugin[] = [];
   /** CPU milliseconds both plugins spent on the last command's operations (their start excluded). */
@@ -131,16 +165,20 @@ export class NativeEngine {
   }
 
   /** `pulumi preview`: what `up` would do, changing nothing; settings may be unknown. */
-  preview(program: NativeResource[], providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
-    return this.command(providers, true, (resolved) => this.apply(program, resolved, true));
+  preview(program: NativeResource[], providers: NativeProviderResource[] = [], options: NativeDeployOptions = {}): Promise<NativeStep[]> {
+    return this.command(providers, true, (resolved) => this.apply(program, resolved, true, options));
   }
 
   /** `pulumi up`: creates, imports, updates or replaces until the state matches the program. */
-  up(program: NativeResource[], providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
-    return this.command(providers, false, (resolved) => this.apply(program, resolved, false));
+  up(program: NativeResource[], providers: NativeProviderResource[] = [], options: NativeDeployOptions = {}): Promise<NativeStep[]> {
+    return this.command(providers, false, (resolved) => this.apply(program, resolved, false, options));
   }
 
-  /** `pulumi refresh`: reads every resource; an empty id means it is gone. The inputs stay the program's. */
+  /**
+   * `pulumi refresh`: reads every resource; an empty id means it is gone. The inputs Read answers replace the
+   * state's, and the step shows the changes as the CLI does: the diff of the program's last inputs against what was
+   * read, inverted (pkg/resource/deploy/step.go, `RefreshStep.Apply`; `pkg/engine/detailedDiff.go`).
+   */
   refresh(providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
     return this.command(providers, false, async (resolved) => {
       const steps: NativeStep[] = [];
@@ -150,10 +188,21 @@ export class NativeEngine {
         if (!read.id) {
           this.state.delete(held.resource.urn);
           steps.push({ name: held.resource.name, op: "gone" });
-        } else {
-          this.state.set(held.resource.urn, { ...held, id: read.id, outputs: read.outputs });
-          steps.push({ name: held.resource.name, op: "refresh" });
+          continue;
         }
+        const inputs = read.inputs ?? held.inputs;
+        const diff = await plugin.client.diff(held.resource.urn, read.id, read.outputs, held.inputs, inputs, held.resource.ignoreChanges);
+        const changes = detailedChanges(
+          Object.keys(diff.detailed),
+          diff.inputDiff,
+          sides(held.inputs, held.outputs),
+          sides(inputs, read.outputs),
+          true,
+          [...secretKeys(held.outputs), ...secretKeys(read.outputs)],
+        );
+        // A read that succeeds clears init errors (step.go, RefreshStep.Apply).
+        this.state.set(held.resource.urn, { ...held, id: read.id, inputs, outputs: read.outputs, initErrors: undefined });
+        steps.push({ name: held.resource.name, op: "refresh", changes });
       }
       return steps;
     });
@@ -162,10 +211,10 @@ export class NativeEngine {
   async destroy(providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
     return this.command(providers, false, async (resolved) => {
       const steps: NativeStep[] = [];
-      const held = [...this.state.values()].map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies }));
+      const held = [...this.state.values(), ...this.condemned].map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies }));
       await inReverseDependencyOrder(held, this.options.parallelism ?? 1, async (h) => {
         await resolved(h.resource).plugin.client.delete(h.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
-        this.state.delete(h.urn);
+        this.forget(h);
         steps.push({ name: h.resource.name, op: "delete" });
       });
       return steps;
@@ -177,70 +226,232 @@ export class NativeEngine {
     await Promise.all(this.running.map((p) => p.client.cancel().catch(() => undefined)));
   }
 
-  /** What the engine holds for a resource: its id, inputs and outputs (secrets marked). */
-  held(urn: string): { id: string; inputs: Props; outputs: Props } | undefined {
+  /** What the engine holds for a resource: its id, inputs and outputs (secrets marked), and its init errors. */
+  held(urn: string): { id: string; inputs: Props; outputs: Props; initErrors?: string[] } | undefined {
     return this.state.get(urn);
   }
 
-  /** One resource's step of a preview or an up, in dependency order. */
-  private async apply(program: NativeResource[], providerOf: (r: NativeResource) => Provider, preview: boolean): Promise<NativeStep[]> {
+  /** Old objects of replacements created first, still to be deleted (the engine's `Delete: true` resources). */
+  pendingDeletes(): { urn: string; id: string }[] {
+    return this.condemned.map((h) => ({ urn: h.resource.urn, id: h.id }));
+  }
+
+  /**
+   * One resource's step of a preview or an up, in dependency order, as pulumi/pulumi's step generator decides
+   * (`pkg/resource/deploy/step_generator.go`): the old state by URN or by an alias; Check with the old inputs (none
+   * for a replace target); Diff, unless the resource is a replace target (`isTargetedReplace`: replaced, blamed on
+   * the id, with no `deleteBeforeReplace` from the provider), then `applyReplaceOnChanges`; a replacement checks the
+   * program's inputs again without olds (`continueStepsFromDiff`) and deletes the old object first (the option, else
+   * the provider's `deleteBeforeReplace`, with the dependents it replaces: `calculateDependentReplacements`) or after
+   * every create and update, with the resources the program no longer has.
+   */
+  private async apply(
+    program: NativeResource[],
+    providerOf: (r: NativeResource) => Provider,
+    preview: boolean,
+    options: NativeDeployOptions,
+  ): Promise<NativeStep[]> {
     const steps: NativeStep[] = [];
-    const replaced: Held[] = [];
+    const targets = new Set(options.replace ?? []);
+    const pending = new Set<string>();
+    // Dependents of a delete-before-replace, deleted first and created again when their turn comes.
+    const recreating = new Map<string, Held>();
     await inDependencyOrder(program, this.options.parallelism ?? 1, async (resource) => {
       const { plugin, configured } = providerOf(resource);
-      let old = this.state.get(resource.urn);
+      let old = recreating.get(resource.urn) ?? this.oldOf(resource);
       let imported = false;
       if (!old && resource.importId) {
         old = await this.importOf(resource, plugin);
         imported = true;
       }
-      const news = ignoringChanges(this.resolveIds(resource.inputs, preview), old?.inputs, resource.ignoreChanges);
-      const inputs = configured ? await this.checked(plugin, resource, old?.inputs ?? {}, news) : news;
+      const named = (name: string) => [...this.state.values()].find((h) => h.resource.name === name);
+      const given = resource.evaluate ? await resource.evaluate(named) : this.resolveIds(resource.inputs, preview, pending);
+      if (old && recreating.has(resource.urn)) {
+        // Deleted earlier as a dependent of a delete-before-replace: it is created again.
+        const inputs = configured ? await this.checked(plugin, resource, {}, given) : given;
+        steps.push({ name: resource.name, op: "replace", deleteBeforeReplace: true });
+        if (!preview) await this.create(plugin, resource, inputs);
+        return;
+      }
+      const targeted = old !== undefined && !imported && targets.has(resource.name);
+      const news = targeted ? given : ignoringChanges(given, old?.inputs, resource.ignoreChanges);
+      let inputs = configured ? await this.checked(plugin, resource, targeted ? {} : (old?.inputs ?? {}), news) : news;
       if (!old) {
         steps.push({ name: resource.name, op: "create" });
-        if (preview) return;
-        const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
-        return void this.state.set(resource.urn, { resource, id, inputs, outputs });
+        if (preview) return void pending.add(resource.name);
+        return void (await this.create(plugin, resource, inputs));
       }
-      const diff = configured
-        ? await plugin.client.diff(resource.urn, old.id, old.outputs, inputs, old.inputs, resource.ignoreChanges)
-        : { changes: "unknown" as const, replaces: [], diffs: [] };
+      const answer =
+        targeted || !configured ? undefined : await plugin.client.diff(resource.urn, old.id, old.outputs, inputs, old.inputs, resource.ignoreChanges);
+      const diff = targeted
+        ? TARGETED_REPLACE
+        : answer
+          ? withReplaceOnChanges(decisionOf(answer), resource.replaceOnChanges)
+          : { ...TARGETED_REPLACE, replaces: [] };
+      const changesTo = (next: Props) =>
+        answer
+          ? detailedChanges(Object.keys(answer.detailed), answer.inputDiff, sides(old.inputs, old.outputs), sides(next, {}), false, [
+              ...secretKeys(old.outputs),
+              ...secretKeys(next),
+            ])
+          : undefined;
       const base = imported ? "import" : "same";
-      if (diff.changes === "none") {
+      // A resource with init errors is updated whatever its diff (step_generator.go, "hasInitErrors").
+      if (diff.changes === "none" && !old.initErrors?.length) {
         steps.push({ name: resource.name, op: base });
         if (!preview) this.state.set(resource.urn, { ...old, resource, inputs });
         return;
       }
-      if (diff.replaces.length > 0) {
-        if (resource.importId) {
-          const message =
-            "previously-imported resources that still specify an ID may not be replaced; please remove the `import` declaration from your program;\n" +
-            diff.replaces.map((k) => `${k}: ${JSON.stringify(old!.inputs[k])} => ${JSON.stringify(inputs[k])}`).join("\n");
-          throw new Error(`${resource.name}: ${message}`);
-        }
-        steps.push({ name: resource.name, op: "replace", changed: diff.diffs });
+      if (diff.replaces.length === 0) {
+        steps.push({ name: resource.name, op: imported ? "import" : "update", changed: answer?.diffs, changes: changesTo(inputs) });
         if (preview) return;
-        replaced.push(old);
-        const { id, outputs } = await plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create);
-        return void this.state.set(resource.urn, { resource, id, inputs, outputs });
+        const outputs = await this.recordingInitFailure(
+          resource,
+          inputs,
+          () =>
+            plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
+              timeout: resource.customTimeouts?.update,
+              ignoreChanges: resource.ignoreChanges,
+              oldInputs: old.inputs,
+            }),
+          { id: old.id },
+        );
+        return void this.state.set(resource.urn, { resource, id: old.id, inputs, outputs });
       }
-      steps.push({ name: resource.name, op: imported ? "import" : "update", changed: diff.diffs });
-      if (preview) return;
-      const outputs = await plugin.client.update(resource.urn, old.id, old.outputs, inputs, {
-        timeout: resource.customTimeouts?.update,
-        ignoreChanges: resource.ignoreChanges,
-        oldInputs: old.inputs,
+      if (resource.importId) {
+        const message =
+          "previously-imported resources that still specify an ID may not be replaced; please remove the `import` declaration from your program;\n" +
+          diff.replaces.map((k) => `${k}: ${JSON.stringify(old.inputs[k])} => ${JSON.stringify(inputs[k])}`).join("\n");
+        throw new Error(`${resource.name}: ${message}`);
+      }
+      // A replacement recomputes the defaults from the program's inputs alone; a targeted one has them already.
+      if (!targeted && configured) inputs = await this.checked(plugin, resource, {}, given);
+      const deleteBeforeReplace = deletesFirst(diff, resource.deleteBeforeReplace);
+      const dependents = deleteBeforeReplace ? await this.dependentsReplacedWith(old, program, providerOf) : [];
+      steps.push({
+        name: resource.name,
+        op: "replace",
+        changed: answer?.diffs,
+        changes: changesTo(inputs),
+        deleteBeforeReplace,
+        dependents: dependents.map((d) => d.resource.name),
       });
-      this.state.set(resource.urn, { resource, id: old.id, inputs, outputs });
+      if (preview) {
+        pending.add(resource.name);
+        for (const d of dependents) recreating.set(d.resource.urn, d);
+        return;
+      }
+      if (deleteBeforeReplace) {
+        for (const d of [...dependents].reverse()) {
+          await providerOf(d.resource).plugin.client.delete(d.resource.urn, d.id, d.outputs, d.resource.customTimeouts?.delete);
+          this.state.delete(d.resource.urn);
+          recreating.set(d.resource.urn, d);
+        }
+        await plugin.client.delete(old.resource.urn, old.id, old.outputs, old.resource.customTimeouts?.delete);
+        this.state.delete(old.resource.urn);
+      }
+      // Created first, the old object stays to be deleted, once the create made the new one (step.go, `CreateStep.Apply`).
+      await this.create(plugin, resource, inputs, deleteBeforeReplace ? undefined : old);
     });
+    // Resources the program no longer has, and old objects of replacements created first, go last.
+    const urns = new Set(program.map((r) => r.urn));
+    const removed = [...this.state.values()].filter((h) => !urns.has(h.resource.urn));
+    for (const h of removed) steps.push({ name: h.resource.name, op: "delete" });
     if (!preview) {
       await inReverseDependencyOrder(
-        replaced.map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
+        [...removed, ...this.condemned].map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
         this.options.parallelism ?? 1,
-        (h) => providerOf(h.resource).plugin.client.delete(h.resource.urn, h.id, h.outputs, h.resource.customTimeouts?.delete),
+        async (h) => {
+          await providerOf(h.resource).plugin.client.delete(h.resource.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
+          this.forget(h);
+        },
       );
     }
     return steps;
+  }
+
+  /** Creates the resource; `replacing`, an old object created before, is kept for its delete once the new one is made. */
+  private async create(plugin: NativeProviderPlugin, resource: NativeResource, inputs: Props, replacing?: Held): Promise<void> {
+    const { id, outputs } = await this.recordingInitFailure(
+      resource,
+      inputs,
+      () => plugin.client.create(resource.urn, inputs, resource.customTimeouts?.create),
+      { replacing },
+    );
+    if (replacing) this.condemned.push(replacing);
+    this.state.set(resource.urn, { resource, id, inputs, outputs });
+  }
+
+  /**
+   * A create or update whose error carries the partial-creation answer made or changed its object: it is kept with
+   * the reasons as its init errors (and the old object of a replacement created first kept for its delete), then the
+   * error stands.
+   */
+  private async recordingInitFailure<T>(
+    resource: NativeResource,
+    inputs: Props,
+    call: () => Promise<T>,
+    made: { id?: string; replacing?: Held } = {},
+  ): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ResourceInitFailed) {
+        if (made.replacing) this.condemned.push(made.replacing);
+        this.state.set(resource.urn, { resource, id: made.id ?? err.id, inputs, outputs: err.properties, initErrors: err.reasons });
+      }
+      throw err;
+    }
+  }
+
+  /** The old state of a resource: by its URN, or by one of its aliases (it then takes the new URN, keeping its object). */
+  private oldOf(resource: NativeResource): Held | undefined {
+    const own = this.state.get(resource.urn);
+    if (own) return own;
+    for (const name of resource.aliases ?? []) {
+      const found = [...this.state.values()].find((h) => h.resource.name === name && h.resource.token === resource.token);
+      if (found) {
+        this.state.delete(found.resource.urn);
+        const moved = { ...found, resource };
+        this.state.set(resource.urn, moved);
+        return moved;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * What a delete-before-replace of `root` replaces too: the resources of the state with an input taken from one
+   * being replaced (`@id:<name>`), whose Diff answers a replacement once that input is unknown
+   * (step_generator.go, `calculateDependentReplacements`), in the program's order.
+   */
+  private async dependentsReplacedWith(root: Held, program: NativeResource[], providerOf: (r: NativeResource) => Provider): Promise<Held[]> {
+    const replacing = new Set([root.resource.name]);
+    const dependents: Held[] = [];
+    for (const resource of program) {
+      const held = this.state.get(resource.urn);
+      if (!held || held === root) continue;
+      const news = { ...held.inputs };
+      let depends = false;
+      for (const [key, value] of Object.entries(held.resource.inputs)) {
+        if (typeof value === "string" && value.startsWith("@id:") && replacing.has(value.slice(4))) [news[key], depends] = [UNKNOWN, true];
+      }
+      if (!depends) continue;
+      const { plugin } = providerOf(held.resource);
+      const answer = await plugin.client.diff(held.resource.urn, held.id, held.outputs, news, held.inputs, held.resource.ignoreChanges);
+      if (withReplaceOnChanges(decisionOf(answer), held.resource.replaceOnChanges).replaces.length > 0) {
+        dependents.push(held);
+        replacing.add(held.resource.name);
+      }
+    }
+    return dependents;
+  }
+
+  /** A deleted resource leaves the state, or the list of old objects waiting for their delete. */
+  private forget(h: Held): void {
+    const i = this.condemned.findIndex((c) => c.id === h.id && c.resource.urn === h.resource.urn);
+    if (i >= 0) this.condemned.splice(i, 1);
+    else this.state.delete(h.resource.urn);
   }
 
   /** The import option: the object read by its id alone; the engine keeps the id Read answers (step.go). */
@@ -257,12 +468,14 @@ export class NativeEngine {
     return inputs;
   }
 
-  private resolveIds(inputs: Props, preview: boolean): Props {
+  /** `@id:<name>`: the id of that resource in the state; unknown in a preview until it is created or replaced. */
+  private resolveIds(inputs: Props, preview: boolean, pending: Set<string>): Props {
     return Object.fromEntries(
       Object.entries(inputs).map(([k, v]) => {
         if (typeof v !== "string" || !v.startsWith("@id:")) return [k, v];
-        const target = [...this.state.values()].find((h) => h.resource.name === v.slice(4));
-        return [k, target ? target.id : preview ? UNKNOWN : v];
+        const name = v.slice(4);
+        const target = [...this.state.values()].find((h) => h.resource.name === name);
+        return [k, target && !pending.has(name) ? target.id : preview ? UNKNOWN : v];
       }),
     );
   }
@@ -343,4 +556,20 @@ export class NativeEngine {
 
 function packageOf(token: string): PackageName {
   return token.split(":")[0] as PackageName;
+}
+
+/** The step generator's view of a Diff answer. */
+function decisionOf(answer: NativeDiff): DiffDecision {
+  return {
+    changes: answer.changes,
+    replaces: answer.replaces,
+    changed: answer.diffs,
+    detailed: Object.keys(answer.detailed),
+    deleteBeforeReplace: answer.deleteBeforeReplace,
+  };
+}
+
+/** A resource's two sides, secrets revealed (the changes shown mask them). */
+function sides(inputs: Props, outputs: Props): Sides {
+  return { inputs: reveal(inputs), outputs: reveal(outputs) };
 }

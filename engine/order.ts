@@ -35,17 +35,20 @@ export async function inDependencyOrder<T extends Node>(items: T[], parallelism:
   await Promise.all(done.values());
 }
 
-/** Runs `op` for every item once every item that depends on it is done, `parallelism` at a time. */
+/**
+ * Runs `op` for every item once every item that depends on it is done, `parallelism` at a time. Two items may share
+ * a URN (an old object waiting for its delete beside its replacement).
+ */
 export async function inReverseDependencyOrder<T extends Node>(items: T[], parallelism: number, op: (item: T) => Promise<void>): Promise<void> {
-  const done = new Map<string, Promise<void>>();
+  const done = new Map<T, Promise<void>>();
   const slots = new Semaphore(parallelism);
   for (const item of [...items].reverse()) {
     const dependents = items
       .filter((other) => other.dependencies?.includes(item.urn))
-      .map((d) => done.get(d.urn))
+      .map((d) => done.get(d))
       .filter((p): p is Promise<void> => p !== undefined);
     done.set(
-      item.urn,
+      item,
       Promise.all(dependents).then(() => slots.run(() => op(item))),
     );
   }

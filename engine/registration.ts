@@ -16,6 +16,14 @@ export interface Registration {
   ignoreChanges?: string[];
   /** The `customTimeouts` option, as registered (Go duration strings). */
   customTimeouts?: { create?: string; update?: string; delete?: string };
+  /** The `deleteBeforeReplace` option, where the program sets it. */
+  deleteBeforeReplace?: boolean;
+  /** The `replaceOnChanges` option: property paths whose change replaces the resource. */
+  replaceOnChanges?: string[];
+  /** The `aliases` option: the names (same type and parent) or URNs the resource had before. */
+  aliases?: { name?: string; urn?: string }[];
+  /** For each input, the URNs of the resources its value comes from (an id, an output). */
+  propertyDependencies?: Record<string, string[]>;
 }
 
 /** The value the engine sends for what is not known yet (during a preview). */
@@ -36,4 +44,26 @@ export function resolveIds(value: unknown, state: StackState, pending: Set<strin
   if (value !== null && typeof value === "object")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveIds(v, state, pending)]));
   return value;
+}
+
+/** A resource replaced in this command: the id its dependents were given, and its new one (unknown in a preview). */
+export interface Replaced {
+  oldId: string;
+  newId: string;
+}
+
+/**
+ * The program got the ids of resources in the state when it ran; where one of them is replaced in this command, an
+ * input that took its value from it gets the new id, as the engine resolves outputs as they are made (unknown in
+ * a preview, until the replacement is created).
+ */
+export function withReplacedIds(inputs: Record<string, unknown>, reg: Registration, replaced: Map<string, Replaced>): Record<string, unknown> {
+  const out = { ...inputs };
+  for (const [key, urns] of Object.entries(reg.propertyDependencies ?? {})) {
+    for (const urn of urns) {
+      const r = replaced.get(urn);
+      if (r && out[key] === r.oldId) out[key] = r.newId;
+    }
+  }
+  return out;
 }

@@ -19,6 +19,21 @@ export interface ResourceState {
   retainOnDelete?: boolean;
   /** The `customTimeouts` option it was registered with; its `delete` goes with the Delete call. */
   customTimeouts?: { create?: string; update?: string; delete?: string };
+  /** Its `ignoreChanges` and `replaceOnChanges`, for the diffs the engine makes of it on its own. */
+  ignoreChanges?: string[];
+  replaceOnChanges?: string[];
+  /** For each input, the URNs its value came from: a delete-before-replace of one of them may replace it. */
+  propertyDependencies?: Record<string, string[]>;
+  /**
+   * An old object still to be deleted: a replacement created before it, whose delete has not happened yet. The
+   * engine keeps it in the state (`Delete: true`) until its delete succeeds, in this command or the next.
+   */
+  delete?: true;
+  /**
+   * Init errors: the reasons of a create or update that failed after its object was made or changed. The next `up`
+   * updates the resource whatever its diff says; a refresh that reads it clears them.
+   */
+  initErrors?: string[];
 }
 
 /** The stack's state, in dependency order (creation order), persisted as JSON like a file backend's. */
@@ -55,18 +70,38 @@ export class StackState {
     chmodSync(this.file, 0o600);
   }
 
+  /** The resource of that name (not an old object waiting for its delete). */
   get(name: string): ResourceState | undefined {
-    return this.resources.find((r) => r.name === name);
+    return this.resources.find((r) => r.name === name && !r.delete);
+  }
+
+  /** Old objects waiting for their delete. */
+  condemned(): ResourceState[] {
+    return this.resources.filter((r) => r.delete);
   }
 
   put(resource: ResourceState): void {
-    const i = this.resources.findIndex((r) => r.name === resource.name);
+    const i = this.resources.findIndex((r) => r.name === resource.name && !r.delete);
     if (i >= 0) this.resources[i] = resource;
     else this.resources.push(resource);
   }
 
-  remove(name: string): void {
-    this.resources = this.resources.filter((r) => r.name !== name);
+  /** The resource leaves the state (its object deleted, or gone). */
+  remove(resource: ResourceState | string): void {
+    this.resources = this.resources.filter((r) => (typeof resource === "string" ? r.name !== resource || r.delete : r !== resource));
+  }
+
+  /** The resource's object stays in the state, to be deleted, while its replacement takes its name. */
+  condemn(resource: ResourceState): void {
+    const i = this.resources.indexOf(resource);
+    if (i >= 0) this.resources[i] = { ...resource, delete: true };
+  }
+
+  /** A resource found by an alias takes its new name and URN, keeping its object (the engine's aliases). */
+  rename(resource: ResourceState, name: string, urn: string): ResourceState {
+    const renamed = { ...resource, name, urn };
+    this.resources[this.resources.indexOf(resource)] = renamed;
+    return renamed;
   }
 }
 

@@ -1,3 +1,5 @@
+import type { PropertyChange } from "./display";
+
 /** What a command did, or plans to do, to one resource. */
 export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "refresh" | "gone";
 
@@ -8,6 +10,12 @@ export interface Step {
   detail?: string[] | boolean;
   /** For delete: the resource left the stack, but its object was left in place (`retainOnDelete`). */
   retained?: boolean;
+  /** For update, replace and refresh: each property that changes, with its two values, as the CLI shows them. */
+  changes?: PropertyChange[];
+  /** For replace: whether the old object is deleted before the new one is created. */
+  deleteBeforeReplace?: boolean;
+  /** For a delete-before-replace: the resources deleted before it and created again, as depending on it. */
+  dependents?: string[];
 }
 
 /**

@@ -26,6 +26,21 @@ function unwrap(value: unknown): unknown {
   return value;
 }
 
+/** The text of every value marked secret anywhere in `props`: what nothing the call says may show. */
+export function secretStrings(props: Props): string[] {
+  const found: string[] = [];
+  const texts = (value: unknown): void => {
+    if (typeof value === "string") found.push(value);
+    else if (value !== null && typeof value === "object") for (const v of Object.values(value)) texts(v);
+  };
+  const walk = (value: unknown): void => {
+    if (isSecret(value)) texts(unwrap(value.value));
+    else if (value !== null && typeof value === "object") for (const v of Object.values(value)) walk(v);
+  };
+  walk(props);
+  return found;
+}
+
 /** Plain values, and the top-level properties that held a secret anywhere inside them. */
 export function unwrapSecrets(props: Props): { plain: Props; secretKeys: Set<string> } {
   const secretKeys = new Set<string>();

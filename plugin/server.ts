@@ -2,19 +2,24 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { JavaScriptValue, Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
 import { persistCompileCache } from "../provider/common/compileCache";
-import { SnapshotRunTaskError } from "../provider/common/errors";
+import { messageOf, SnapshotRunTaskError } from "../provider/common/errors";
 import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
-import { cancelCalls, setProviderContext, providerContext, withCallBound, type CallBound } from "../provider/context";
+import { cancelCalls, providerContext, secretsOfCall, setProviderContext, withCallBound, withCallSecrets, type CallBound } from "../provider/context";
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
-import { secretArgs } from "../provider/table/derived";
+import { startDeployment } from "../provider/heldObjects";
+import { argNamedByResource, secretArgs } from "../provider/table/derived";
+import { isUnknown } from "../provider/common/unknown";
 import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
 import { withIgnoredFromState } from "./ignoreChanges";
 import { schemaText } from "./schema/load";
-import { unwrapSecrets, wrapSecrets } from "./secrets";
+import { secretStrings, unwrapSecrets, wrapSecrets } from "./secrets";
+import { redact } from "../provider/common/redact";
+import { InitFailedAnswer } from "./initFailed";
+import { PartialFailure } from "../provider/common/partialFailure";
 
 type Props = Record<string, unknown>;
 type Call<Req> = grpcTypes.ServerUnaryCall<Req, unknown>;
@@ -28,8 +33,23 @@ const { Struct }: { Struct: typeof StructType } = require("google-protobuf/googl
 const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
 persistCompileCache();
 
-function plain(struct: StructType | undefined): { plain: Props; secretKeys: Set<string> } {
-  return unwrapSecrets((struct?.toJavaScript() ?? {}) as Props);
+/** Plain values, the properties that held a secret, and the text of each secret (what the call must never show). */
+function plain(struct: StructType | undefined): { plain: Props; secretKeys: Set<string>; secretValues: string[] } {
+  const raw = (struct?.toJavaScript() ?? {}) as Props;
+  return { ...unwrapSecrets(raw), secretValues: secretStrings(raw) };
+}
+
+/**
+ * Runs a call with the values the engine sent marked secret, in any property: its notices and the errors of its
+ * requests are redacted of them (`withCallSecrets`), and so is any error it ends with.
+ */
+async function keepingSecret<T>(values: string[], call: () => Promise<T>): Promise<T> {
+  try {
+    return await withCallSecrets(values, call);
+  } catch (err) {
+    if (err instanceof InitFailedAnswer || values.length === 0) throw err;
+    throw new Error(redact(messageOf(err), values), { cause: err });
+  }
 }
 
 function struct(props: Props): StructType {
@@ -57,11 +77,22 @@ function nameOf(urn: string): string {
  * each call unwraps secrets, calls the core, and marks secret what the schema or the request says is.
  */
 export class ProviderServer {
-  private readonly resources: Map<string, ResourceDefinition & { secrets: readonly string[] }>;
+  private readonly resources: Map<string, Resource>;
   private configured = false;
+  /**
+   * The object's name each resource had in this deployment's first Check (by URN), for the second Check the engine
+   * makes without olds before a replacement's create (pkg/resource/deploy/step_generator.go,
+   * `continueStepsFromDiff`): a name the program leaves out stays the object's, not the resource's.
+   */
+  private readonly namesKept = new Map<string, string>();
 
   constructor(private readonly pkg: PackageDefinition) {
-    this.resources = new Map(pkg.resources.map((r) => [r.token, { ...r, provider: once(r.provider), secrets: secretArgs(r.table.fields) }]));
+    this.resources = new Map(
+      pkg.resources.map((r) => [
+        r.token,
+        { ...r, provider: once(r.provider), secrets: secretArgs(r.table.fields), namedBy: argNamedByResource(r.table.fields) },
+      ]),
+    );
   }
 
   /** Implementations by method name; those left out answer UNIMPLEMENTED. */
@@ -73,7 +104,12 @@ export class ProviderServer {
           .then(() => fn(call.request))
           .then(
             (res) => done(null, res),
-            (err) => done({ code: grpc.status.UNKNOWN, details: err instanceof Error ? err.message : String(err) }),
+            (err) =>
+              done(
+                err instanceof InitFailedAnswer
+                  ? err.status
+                  : { code: grpc.status.UNKNOWN, details: err instanceof Error ? err.message : String(err) },
+              ),
           );
       };
     return {
@@ -95,12 +131,16 @@ export class ProviderServer {
         return new Empty();
       }),
       // PULUMI_DEBUG_PROVIDERS: the engine attaches to a plugin a user started (under a debugger) rather than
-      // starting one; it then tells the plugin its own address, which these calls do not need.
-      attach: unary(() => new Empty()),
+      // starting one; it then tells the plugin its own address, which these calls do not need. Such a plugin serves
+      // one deployment after another: each attach starts a new one.
+      attach: unary(() => {
+        startDeployment();
+        return new Empty();
+      }),
     };
   }
 
-  private resource(urn: string, type?: string): ResourceDefinition & { secrets: readonly string[] } {
+  private resource(urn: string, type?: string): Resource {
     const token = type || urn.split("::")[2];
     const found = this.resources.get(token);
     if (!found) throw new Error(`${this.pkg.name}: unknown resource type "${token}"`);
@@ -115,11 +155,9 @@ export class ProviderServer {
   }
 
   private checkConfig(req: providerPb.CheckRequest) {
-    const { plain: news } = plain(req.getNews());
+    const { plain: news, secretValues } = plain(req.getNews());
     const failures = checkConfig(this.pkg.service, news);
-    return new pb.CheckResponse()
-      .setInputs(req.getNews())
-      .setFailuresList(failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    return new pb.CheckResponse().setInputs(req.getNews()).setFailuresList(checkFailures(failures, secretValues));
   }
 
   /** A change of settings changes no resource: the provider is configured anew, nothing is replaced. */
@@ -138,6 +176,8 @@ export class ProviderServer {
     const values = args ? plain(args).plain : fromVariables(this.pkg.name, req.getVariablesMap().toArray());
     const { tuning } = providerContext();
     const config = configLookup(this.pkg.name, values);
+    // The engine configures each plugin it starts once, before any resource call: a deployment starts here.
+    startDeployment();
     setProviderContext({ config, tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
     // The configuration and the environment together, as calls will read them: a wrong setting stops the command here.
     const problems = settingProblems(this.pkg.service, config);
@@ -152,12 +192,18 @@ export class ProviderServer {
   }
 
   private async check(req: providerPb.CheckRequest) {
-    const def = this.resource(req.getUrn(), req.getType());
-    const { plain: news, secretKeys } = plain(req.getNews());
-    const olds = plain(req.getOlds()).plain;
-    const result = await def.provider().check(olds, news, { resourceName: req.getName() || nameOf(req.getUrn()) });
+    const urn = req.getUrn();
+    const def = this.resource(urn, req.getType());
+    const { plain: news, secretKeys, secretValues } = plain(req.getNews());
+    const olds = plain(req.getOlds());
+    const secrets = [...secretValues, ...olds.secretValues];
+    const replacing = Object.keys(olds.plain).length === 0 ? this.namesKept.get(urn) : undefined;
+    const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
+    const result = await keepingSecret(secrets, () => def.provider().check(olds.plain, news, context));
+    const name = def.namedBy && result.inputs[def.namedBy];
+    if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));
-    return res.setFailuresList(result.failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    return res.setFailuresList(checkFailures(result.failures, secrets));
   }
 
   private diff(req: providerPb.DiffRequest) {
@@ -173,34 +219,42 @@ export class ProviderServer {
       .setHasdetaileddiff(true);
     const map = res.getDetaileddiffMap();
     for (const [key, kind] of detailedDiff(detail, olds, news))
-      map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(true));
+      // Against the state's outputs, not its inputs: the engine then shows the service's value as the old one.
+      map.set(key, new pb.PropertyDiff().setKind(pb.PropertyDiff.Kind[kind]).setInputdiff(false));
     return res;
   }
 
   private async create(req: providerPb.CreateRequest) {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
-    const { plain: inputs, secretKeys } = plain(req.getProperties());
+    const { plain: inputs, secretKeys, secretValues } = plain(req.getProperties());
     if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
-    const { id, outs } = await withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs));
-    return new pb.CreateResponse()
-      .setId(def.idOf ? def.idOf(id, outs) : id)
-      .setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, secretKeys))));
+    const secrets = this.secretOutputs(def, secretKeys);
+    const { id, outs } = await keepingSecret(secretValues, () =>
+      withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs)).catch((err: unknown) =>
+        Promise.reject(initFailed(def, err, secrets)),
+      ),
+    );
+    return new pb.CreateResponse().setId(def.idOf ? def.idOf(id, outs) : id).setProperties(struct(wrapSecrets(outs, secrets)));
   }
 
   /**
-   * A refresh carries the state; an import only the id. Inputs are the request's where it has some (the engine
-   * keeps the program's), and the core's where it has none (an import: what a program would write).
+   * A refresh carries the state; an import only the id. The inputs answered are the core's: the arguments as the
+   * service holds them (write-only values kept from the state), which the engine keeps in place of the old ones, so
+   * that a refresh and the next preview show a change made outside the program as the service's value against the
+   * program's, as bridged providers do. An import's are what a program would write.
    */
   private async read(req: providerPb.ReadRequest) {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
     const state = plain(req.getProperties());
     const given = plain(req.getInputs());
-    const read = await withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain));
+    const read = await keepingSecret([...state.secretValues, ...given.secretValues], () =>
+      withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain)),
+    );
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
-    const inputs = Object.keys(given.plain).length > 0 ? given.plain : (read.inputs ?? {});
+    const inputs = read.inputs ?? given.plain;
     return new pb.ReadResponse()
       .setId(read.id)
       .setProperties(struct(wrapSecrets(read.props, secrets)))
@@ -214,14 +268,22 @@ export class ProviderServer {
     const news = plain(req.getNews());
     if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
     const inputs = withIgnoredFromState(news.plain, olds.plain, req.getIgnorechangesList());
-    const { outs } = await withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs));
-    return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, this.secretOutputs(def, olds.secretKeys, news.secretKeys))));
+    const secrets = this.secretOutputs(def, olds.secretKeys, news.secretKeys);
+    const { outs } = await keepingSecret([...olds.secretValues, ...news.secretValues], () =>
+      withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs)).catch((err: unknown) =>
+        Promise.reject(initFailed(def, err, secrets)),
+      ),
+    );
+    return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, secrets)));
   }
 
   private async delete(req: providerPb.DeleteRequest) {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
-    await withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), plain(req.getProperties()).plain));
+    const props = plain(req.getProperties());
+    await keepingSecret(props.secretValues, () =>
+      withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), props.plain)),
+    );
     return new Empty();
   }
 
@@ -230,7 +292,7 @@ export class ProviderServer {
     if (!fn) throw new Error(`${this.pkg.name}: unknown function "${req.getTok()}"`);
     const { config, tuning } = providerContext();
     const args = plain(req.getArgs());
-    const result = await fn.call(args.plain, config, tuning);
+    const result = await keepingSecret(args.secretValues, () => fn.call(args.plain, config, tuning));
     // What is derived from a secret is secret: with a secret argument, the whole result is.
     return new pb.InvokeResponse().setReturn(struct(args.secretKeys.size > 0 ? wrapSecrets(result, Object.keys(result)) : result));
   }
@@ -239,6 +301,28 @@ export class ProviderServer {
   private requireConfigured(): void {
     if (!this.configured) throw new Error(`${this.pkg.name}: the provider was called before it was configured`);
   }
+}
+
+type Resource = ResourceDefinition & {
+  secrets: readonly string[];
+  /** The argument that defaults to the resource's name. */
+  namedBy: string | undefined;
+};
+
+/**
+ * The core's partial failure (an object made or changed by a call that failed) as the engine's partial-failure
+ * answer, with the id the engine keeps and the properties, secrets marked; any other error as it is.
+ */
+function initFailed(def: ResourceDefinition, err: unknown, secrets: Iterable<string>): unknown {
+  if (!(err instanceof PartialFailure)) return err;
+  const id = def.idOf ? def.idOf(err.id, err.properties) : err.id;
+  const hidden = (text: string) => redact(text, secretsOfCall());
+  return new InitFailedAnswer(hidden(err.message), id, struct(wrapSecrets(err.properties, secrets)), err.reasons.map(hidden));
+}
+
+/** Check failures as the engine takes them, their reasons redacted of the values the engine sent marked secret. */
+function checkFailures(failures: { property: string; reason: string }[], secrets: string[]) {
+  return failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(redact(f.reason, secrets)));
 }
 
 /** Starts the service on a free loopback port; resolves with the port. */

@@ -1,4 +1,6 @@
+import { redact } from "./common/redact";
 import { containsUnknown } from "./common/unknown";
+import { secretsOfCall } from "./context";
 import type { ResourceTable } from "./table/field";
 import { diffByTable } from "./table/diff";
 
@@ -14,7 +16,8 @@ export interface Adoptable {
 /**
  * During a preview, `adopt: true` would otherwise show only as a create. When the arguments are known, the check
  * reads the object the adopt will take over (reads only: a preview changes nothing) and says what the create will
- * change on it, field by field, secrets unshown. Said on the plugin's standard error, which the engine shows.
+ * change on it, field by field, secrets unshown (and any value the engine sent marked secret redacted). Said on the
+ * plugin's standard error, which the engine shows.
  */
 export async function noticeAdoption(
   table: ResourceTable,
@@ -26,8 +29,13 @@ export async function noticeAdoption(
     /** The resource as the message names it, e.g. `RunTask "scanner"`. */
     label: (inputs: Props) => string;
     lookUp: (inputs: Props) => Promise<Adoptable | undefined>;
+    /**
+     * Arguments the adopt writes whatever a read shows (a write-only key, credentials a service may mask): set
+     * when the program gives them, cleared otherwise; named so, their values never shown.
+     */
+    alwaysWritten?: (inputs: Props) => string[];
   },
-  say: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+  say: (message: string) => void = (message) => process.stderr.write(`${redact(message, secretsOfCall())}\n`),
 ): Promise<void> {
   const creating = Object.keys(olds).every((k) => k === "__provider");
   if (inputs.adopt !== true || !creating || containsUnknown(inputs)) return;
@@ -40,10 +48,13 @@ export async function noticeAdoption(
     return say(`${head}: could not read the ${what} to show what will change: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!existing) return say(`${head}: there is no such ${what}; it will be created`);
+  const written = new Set(adoption.alwaysWritten?.(inputs) ?? []);
   const { changed } = diffByTable(table, existing.state, inputs);
-  const changes = changed.map((key) =>
-    table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`,
-  );
+  const keys = [...new Set([...changed, ...written])].sort();
+  const changes = keys.map((key) => {
+    if (written.has(key)) return inputs[key] === undefined ? `${key} (cleared, whatever the ${what} holds)` : `${key} (set, secret)`;
+    return table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`;
+  });
   say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
 }
 

@@ -41,6 +41,21 @@ export function callBound(): CallBound | undefined {
   return callBounds.getStore();
 }
 
+const callSecrets = new AsyncLocalStorage<readonly string[]>();
+
+/**
+ * Runs `call` with the values the engine sent marked secret in it (any property, whether or not the schema makes it
+ * secret), so that nothing the call says shows them: its notices, its errors, the errors of its requests.
+ */
+export function withCallSecrets<T>(values: readonly string[], call: () => Promise<T>): Promise<T> {
+  return values.length > 0 ? callSecrets.run(values, call) : call();
+}
+
+/** The values the engine sent marked secret in the call in progress. */
+export function secretsOfCall(): readonly string[] {
+  return callSecrets.getStore() ?? [];
+}
+
 let cancellation = new AbortController();
 
 /**

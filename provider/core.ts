@@ -4,6 +4,7 @@
  * two hundred files (zod's among them), after the compile cache is on.
  */
 export { setProviderContext } from "./context";
+export { startDeployment } from "./heldObjects";
 export { requireValidSettings } from "./config/configuredSettings";
 export { newClientStats } from "./services/tuning";
 export { snapshotAutoConfigProvider } from "./snapshotAutoConfig/provider";

@@ -41,6 +41,15 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
   requireValidSettings(lookup);
 }
 
+/**
+ * Starts a new deployment in a process that serves one after another (the engine's plugin processes serve one
+ * each): a delete then removes objects the previous deployment made, which within one deployment it leaves to the
+ * resource that took them over (see heldObjects.ts).
+ */
+export function startDeployment(): void {
+  core().startDeployment();
+}
+
 /** Each resource's provider. */
 export const providers = {
   get snapshotAutoConfig(): ResourceProvider {

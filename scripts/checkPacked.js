@@ -36,7 +36,7 @@ const TSCONFIG = {
 
 const ROUND_TRIP = `
 const { startEmulator } = require("pulumi-snapshot-runtask/emulator");
-const { configure, providers } = require("pulumi-snapshot-runtask/provider");
+const { configure, providers, startDeployment } = require("pulumi-snapshot-runtask/provider");
 (async () => {
   const emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
   try {
@@ -52,6 +52,7 @@ const { configure, providers } = require("pulumi-snapshot-runtask/provider");
       if (failures.length) throw new Error(kind + ": " + JSON.stringify(failures));
       const { id, outs } = await provider.create(inputs);
       if ((await provider.read(id, outs)).id !== id) throw new Error(kind + ": not read back");
+      startDeployment(); // a destroy: a deployment of its own
       await provider.delete(id, outs);
       if ((await provider.read(id, outs)).id !== "") throw new Error(kind + ": not deleted");
     }

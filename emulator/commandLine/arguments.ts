@@ -18,7 +18,7 @@ Options:
   --unlicensed              the snapshot service has no license for automated snapshots
   --no-snapshots            do not take snapshots on the configured intervals
   --json                    print one JSON object (env, workspaces) instead of shell exports
-  --verbose                 print each request on stderr
+  --verbose                 print each request on stderr, with the status answered
   --help                    print this help
 
 Without seeds: organization "emulator-org" with workspaces app-production, app-staging and network, and the

@@ -9,6 +9,8 @@ export interface RenderOptions {
   enabledAsString?: boolean;
   /** Render lists of stages in the reverse of the order they were sent in (the spec does not say the order is kept). */
   reverseStages?: boolean;
+  /** The associations a task's answer may name (its relationship, its `included`); all of them by default. */
+  shows?: (wt: WorkspaceTask) => boolean;
 }
 
 /** Stages as an answer renders them. */
@@ -46,7 +48,7 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
       // The spec's documents carry `tasks` (an array whose meaning is not given; its samples leave it empty);
       // the associations are in `workspace-tasks`, as the service's API description names them.
       tasks: { data: [] },
-      "workspace-tasks": { data: store.workspaceTasksOfTask(task.id).map((w) => ({ id: w.id, type: "workspace-tasks" })) },
+      "workspace-tasks": { data: associationsShown(store, task, opts).map((w) => ({ id: w.id, type: "workspace-tasks" })) },
     },
     links: { self: `${API}/tasks/${task.id}` },
   };
@@ -76,6 +78,11 @@ export function workspaceResource(ws: Workspace): Record<string, unknown> {
   };
 }
 
+function associationsShown(store: RunTaskStore, task: Task, opts: RenderOptions): WorkspaceTask[] {
+  const all = store.workspaceTasksOfTask(task.id);
+  return opts.shows ? all.filter(opts.shows) : all;
+}
+
 /** The values `include` takes on the task endpoints, as the spec lists them. */
 export const INCLUDES = ["workspace_tasks", "workspace_tasks.workspace"];
 
@@ -100,7 +107,7 @@ export function included(store: RunTaskStore, tasks: Task[], include: string[], 
   const workspaces = new Map<string, Workspace>();
   if (wanted.has("workspace_tasks") || wanted.has("workspace_tasks.workspace")) {
     for (const task of tasks) {
-      for (const wt of store.workspaceTasksOfTask(task.id)) {
+      for (const wt of associationsShown(store, task, opts)) {
         out.push(workspaceTaskResource(wt, opts));
         const ws = store.workspaces.get(wt.workspaceId);
         if (ws) workspaces.set(ws.id, ws);

@@ -3,6 +3,7 @@ import type { TokenGrant } from "./access";
 import type { RenderOptions } from "./documents";
 import type { PageLimits } from "./pagination";
 import type { RunTaskStore } from "./store";
+import type { HmacKeyAttribute } from "./validation";
 
 /** What the route handlers share: the data, how to render it, and how the associate call answers. */
 export interface RouteContext {
@@ -13,6 +14,10 @@ export interface RouteContext {
   showGlobalConfiguration: boolean;
   /** How lists bound `page[size]`. */
   paging: PageLimits;
+  /** Whether a task's answers leave out the associations on workspaces the token may not manage. */
+  includeVisibleOnly?: boolean;
+  /** The attribute a task's HMAC key is read from. */
+  hmacKeyAttribute: HmacKeyAttribute;
 }
 
 /** One endpoint; `handle` runs once the token is known and the content type accepted. */

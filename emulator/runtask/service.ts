@@ -30,6 +30,15 @@ export interface RunTaskEmulatorOptions {
    */
   tokens?: Record<string, TokenGrant>;
   /**
+   * Which reading of the spec the service follows where its tables and its samples differ. `"tables"`, the default:
+   * as the tables say, `enabled` a JSON boolean, show carrying `global-configuration` (the attribute list of a
+   * response document), the HMAC key read from `hmac-key`, associate answering 204 (the status table). `"samples"`:
+   * as the samples show, `enabled` rendered "true"/"false", show without `global-configuration`, the key read from
+   * `hmac_key` (the create and update sample bodies), associate answering 201 with the association's document. The
+   * options of each of these, where given, win over the profile.
+   */
+  shapes?: "tables" | "samples";
+  /**
    * How the associate call (`POST /workspaces/:id/tasks`) answers: `"204"` with no body, the default, as the
    * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
    */
@@ -63,6 +72,12 @@ export interface RunTaskEmulatorOptions {
   /** The status of that refusal: 400 (a bad query parameter, as JSON:API advises), the default, or 422. */
   pageSizeRejectStatus?: 400 | 422;
   /**
+   * The attribute a task's HMAC key is read from: `"hmac-key"`, the default, as the attribute table spells it; or
+   * `"hmac_key"`, as the spec's create and update sample bodies do. The other spelling is ignored, as a service
+   * ignores an attribute it does not know. Answers carry `"hmac-key": null` either way.
+   */
+  hmacKeyAttribute?: "hmac-key" | "hmac_key";
+  /**
    * Render `enabled` as the strings "true"/"false", as the spec's samples do, and take those strings back in
    * `enabled` and `global-configuration.enabled`. Default false: booleans only, both ways, as the spec types them.
    */
@@ -73,6 +88,12 @@ export interface RunTaskEmulatorOptions {
    * lifecycle points and does not say that their order is kept, so clients are tested comparing them as sets.
    */
   reverseStages?: boolean;
+  /**
+   * Leave out of a task's answers (its `workspace-tasks` relationship, and `include=workspace_tasks`) the
+   * associations on workspaces the token may not manage, as a service may that answers a user without permission
+   * as if the object did not exist (the spec's rule for 404s). Default false: every association of the task.
+   */
+  includeVisibleOnly?: boolean;
   /**
    * Answer 415 to a request whose body is not sent as `application/vnd.api+json`, so that clients which forget
    * the header fail here rather than against the service. Default true; false accepts any content type.
@@ -115,11 +136,14 @@ export class RunTaskService {
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
     this.tokens = options.tokens ?? { [DEFAULT_RUNTASK_TOKEN]: FULL_GRANT };
+    const samples = oneOf("shapes", options.shapes, ["tables", "samples"] as const) === "samples";
     const ctx: RouteContext = {
       store: this.store,
-      render: { enabledAsString: options.enabledAsString, reverseStages: options.reverseStages },
-      associateResponse: oneOf("associateResponse", options.associateResponse, ["204", "201"] as const),
-      showGlobalConfiguration: options.showGlobalConfiguration !== false,
+      render: { enabledAsString: options.enabledAsString ?? samples, reverseStages: options.reverseStages },
+      associateResponse: oneOf("associateResponse", options.associateResponse ?? (samples ? "201" : undefined), ["204", "201"] as const),
+      showGlobalConfiguration: options.showGlobalConfiguration ?? !samples,
+      hmacKeyAttribute: oneOf("hmacKeyAttribute", options.hmacKeyAttribute ?? (samples ? "hmac_key" : undefined), ["hmac-key", "hmac_key"] as const),
+      includeVisibleOnly: options.includeVisibleOnly === true,
       paging: {
         max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),
         aboveMax: oneOf("pageSizeAboveMax", options.pageSizeAboveMax, ["clamp", "reject"] as const),

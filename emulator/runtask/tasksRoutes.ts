@@ -1,10 +1,10 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import { allows, type TokenGrant } from "./access";
-import { API, included, includeOf, taskResource } from "./documents";
+import { API, included, includeOf, taskResource, type RenderOptions } from "./documents";
 import { document, errors, invalid, notFound } from "./jsonApi";
 import { pageSizeOf, paginate } from "./pagination";
 import { requestOrigin, type ApiRoute, type RouteContext } from "./routes";
-import type { Task } from "./store";
+import type { Task, WorkspaceTask } from "./store";
 import { requestData, taskAttributes } from "./validation";
 
 /**
@@ -19,9 +19,20 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     return task && allows(grant, "manageRunTasks", task.organization) ? task : undefined;
   };
 
-  const taskDocument = (status: number, task: Task, include: string[], withGlobal = true): EmulatorResponse => {
-    const body: Record<string, unknown> = { data: taskResource(store, task, ctx.render, withGlobal) };
-    const inc = included(store, [task], include, ctx.render);
+  /** How answers to this token render; under `includeVisibleOnly`, without the associations it may not see. */
+  const renderFor = (grant: TokenGrant): RenderOptions => {
+    if (!ctx.includeVisibleOnly) return ctx.render;
+    const shows = (wt: WorkspaceTask) => {
+      const ws = store.workspaces.get(wt.workspaceId);
+      return ws !== undefined && allows(grant, "manageWorkspaceRunTasks", ws.organization, ws);
+    };
+    return { ...ctx.render, shows };
+  };
+
+  const taskDocument = (status: number, task: Task, include: string[], grant: TokenGrant, withGlobal = true): EmulatorResponse => {
+    const render = renderFor(grant);
+    const body: Record<string, unknown> = { data: taskResource(store, task, render, withGlobal) };
+    const inc = included(store, [task], include, render);
     if (inc) body.included = inc;
     return document(status, body);
   };
@@ -42,10 +53,10 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!store.organizations.has(org) || !allows(grant, "owner", org)) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org), stringBooleans);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, undefined, hasFeature(org), stringBooleans, ctx.hmacKeyAttribute);
     if (errs.length === 0) errs.push(...nameTaken(org, fields.name));
     if (errs.length > 0) return errors(422, ...errs);
-    return taskDocument(201, store.addTask({ ...fields, organization: org }), []);
+    return taskDocument(201, store.addTask({ ...fields, organization: org }), [], grant);
   }
 
   function list(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
@@ -56,12 +67,13 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     const include = includeOf(req.query);
     if (!Array.isArray(include)) return include;
     const page = paginate(store.tasksOf(org), size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
+    const render = renderFor(grant);
     const body: Record<string, unknown> = {
-      data: page.items.map((t) => taskResource(store, t, ctx.render)),
+      data: page.items.map((t) => taskResource(store, t, render)),
       links: page.links,
       meta: page.meta,
     };
-    const inc = included(store, page.items, include, ctx.render);
+    const inc = included(store, page.items, include, render);
     if (inc) body.included = inc;
     return document(200, body);
   }
@@ -70,7 +82,7 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     const task = visibleTask(req.params.id, grant);
     if (!task) return notFound();
     const include = includeOf(req.query);
-    return Array.isArray(include) ? taskDocument(200, task, include, ctx.showGlobalConfiguration) : include;
+    return Array.isArray(include) ? taskDocument(200, task, include, grant, ctx.showGlobalConfiguration) : include;
   }
 
   function update(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {
@@ -78,11 +90,11 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!task) return notFound();
     const parsed = requestData(req.body, "tasks");
     if (Array.isArray(parsed)) return errors(422, ...parsed);
-    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization), stringBooleans);
+    const { fields, errors: errs } = taskAttributes(parsed.attributes, task, hasFeature(task.organization), stringBooleans, ctx.hmacKeyAttribute);
     if (errs.length === 0) errs.push(...nameTaken(task.organization, fields.name, task.id));
     if (errs.length > 0) return errors(422, ...errs);
     Object.assign(task, fields);
-    return taskDocument(200, task, []);
+    return taskDocument(200, task, [], grant);
   }
 
   function remove(req: EmulatorRequest, grant: TokenGrant): EmulatorResponse {

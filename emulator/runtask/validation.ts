@@ -19,6 +19,9 @@ export function requestData(body: unknown, type: string): { data: Record<string,
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
+/** Where a task's HMAC key is read from: the attribute table spells it `hmac-key`, the spec's sample bodies `hmac_key`. */
+export type HmacKeyAttribute = "hmac-key" | "hmac_key";
+
 /**
  * Task attributes of a create (`prior` undefined) or an update (missing attributes keep `prior`'s values, as
  * JSON:API reads a PATCH). Without the global run tasks feature, `global-configuration` is ignored, unchecked,
@@ -30,6 +33,7 @@ export function taskAttributes(
   prior: Task | undefined,
   globalRunTasks: boolean,
   stringBooleans = false,
+  hmacKeyAttribute: HmacKeyAttribute = "hmac-key",
 ): { fields: Omit<Task, "id" | "createdAt" | "organization">; errors: JsonApiError[] } {
   const toBool = stringBooleans ? looseBool : strictBool;
   const errors: JsonApiError[] = [];
@@ -46,10 +50,11 @@ export function taskAttributes(
   if (description !== null && typeof description !== "string") errors.push(invalid(at("description"), "Description must be a string"));
   else if (typeof description === "string" && [...description].length > 300)
     errors.push(invalid(at("description"), "Description is too long (maximum is 300 characters)"));
-  // The documented attribute is `hmac-key`; the spec's sample bodies spell it `hmac_key`. Both are accepted.
-  const hmacRaw = a["hmac-key"] !== undefined ? a["hmac-key"] : a.hmac_key;
+  // One spelling is read (the attribute table's `hmac-key`, or the sample bodies' `hmac_key`); the other is ignored, as
+  // a service ignores an attribute it does not know.
+  const hmacRaw = a[hmacKeyAttribute];
   const hmacKey = hmacRaw === undefined ? (prior?.hmacKey ?? null) : hmacRaw;
-  if (hmacKey !== null && typeof hmacKey !== "string") errors.push(invalid(at("hmac-key"), "HMAC key must be a string"));
+  if (hmacKey !== null && typeof hmacKey !== "string") errors.push(invalid(at(hmacKeyAttribute), "HMAC key must be a string"));
   const enabled = a.enabled === undefined ? (prior?.enabled ?? true) : toBool(a.enabled);
   if (enabled === undefined) errors.push(invalid(at("enabled"), "Enabled must be a boolean"));
   const global = globalConfiguration(globalRunTasks ? a["global-configuration"] : undefined, prior?.global, errors, toBool);

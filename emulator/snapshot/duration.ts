@@ -5,7 +5,15 @@
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PARTS = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
 
+/** Durations are counted in nanoseconds in 64 bits: longer ones do not fit. */
+const MAX_SECONDS = Math.floor(Number(2n ** 63n - 1n) / 1e9);
+
 export function serviceIntervalSeconds(value: unknown): number | undefined {
+  const seconds = parseSeconds(value);
+  return seconds !== undefined && seconds <= MAX_SECONDS ? seconds : undefined;
+}
+
+function parseSeconds(value: unknown): number | undefined {
   if (typeof value === "number") return Number.isInteger(value) && value > 0 ? value : undefined;
   if (typeof value !== "string") return undefined;
   if (/^\d+$/.test(value)) return Number(value) > 0 ? Number(value) : undefined;

@@ -39,6 +39,8 @@ export class GrpcError extends Error {
   constructor(
     readonly code: number,
     readonly details: string,
+    /** The `grpc-status-details-bin` trailer (a serialized `google.rpc.Status`), where the server sent one. */
+    readonly statusDetails?: Uint8Array,
   ) {
     super(details);
     this.name = "GrpcError";
@@ -88,10 +90,14 @@ export class UnaryGrpcClient {
       const chunks: Buffer[] = [];
       let status: string | undefined;
       let message = "";
+      let details: Uint8Array | undefined;
       const statusOf = (headers: Record<string, unknown>) => {
         if (headers["grpc-status"] === undefined) return;
         status = String(headers["grpc-status"]);
         message = decodeURIComponent(String(headers["grpc-message"] ?? ""));
+        // Binary metadata travels base64-encoded (padding may be left out).
+        const bin = headers["grpc-status-details-bin"];
+        if (typeof bin === "string" && bin !== "") details = Buffer.from(bin, "base64");
       };
       // A failed call may answer "trailers-only": the status comes with the response headers.
       stream.on("response", statusOf);
@@ -102,7 +108,7 @@ export class UnaryGrpcClient {
       stream.on("close", () => settled || reject(new GrpcError(14, `the connection closed before ${path} answered`)));
       stream.on("end", () => {
         if (status === undefined) return reject(new GrpcError(2, `no grpc-status from the server for ${path}`));
-        if (status !== "0") return reject(new GrpcError(Number(status), message));
+        if (status !== "0") return reject(new GrpcError(Number(status), message, details));
         const answer = Buffer.concat(chunks);
         if (answer.length < 5 || answer[0] !== 0) return reject(new GrpcError(13, `unexpected answer framing for ${path}`));
         resolve(response.deserializeBinary(answer.subarray(5, 5 + answer.readUInt32BE(1))));

@@ -4,6 +4,7 @@ import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { UnaryGrpcClient, type Message, type MessageClass } from "./grpcUnary";
+import { readingInitFailure } from "./initFailure";
 
 type Props = Record<string, unknown>;
 
@@ -14,6 +15,9 @@ export interface NativeDiff {
   diffs: string[];
   detailed: Record<string, string>;
   hasDetailedDiff: boolean;
+  deleteBeforeReplace: boolean;
+  /** The detailed diff's keys that compare old and new inputs (`inputDiff`); the others compare the state's outputs. */
+  inputDiff: string[];
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -48,7 +52,10 @@ export class NativeProviderClient {
   private readonly PluginInfo: typeof pluginPb.PluginInfo;
   private readonly client: UnaryGrpcClient;
 
-  constructor(address: string, pulumiDir: string) {
+  constructor(
+    address: string,
+    private readonly pulumiDir: string,
+  ) {
     const fromPulumi = (name: string) => require(require.resolve(name, { paths: [pulumiDir] }));
     this.pb = require(join(pulumiDir, "proto/provider_pb"));
     this.PluginInfo = require(join(pulumiDir, "proto/plugin_pb")).PluginInfo;
@@ -134,22 +141,31 @@ export class NativeProviderClient {
     const res = await this.call("Diff", req, this.pb.DiffResponse);
     const kinds = Object.fromEntries(Object.entries(this.pb.PropertyDiff.Kind).map(([name, n]) => [n, name]));
     const detailed: Record<string, string> = {};
-    res.getDetaileddiffMap().forEach((d, key) => (detailed[key] = kinds[d.getKind()]));
+    const inputDiff: string[] = [];
+    res.getDetaileddiffMap().forEach((d, key) => {
+      detailed[key] = kinds[d.getKind()];
+      if (d.getInputdiff()) inputDiff.push(key);
+    });
     return {
       changes: (["unknown", "none", "some"] as const)[res.getChanges()],
       replaces: res.getReplacesList(),
       diffs: res.getDiffsList(),
       detailed,
       hasDetailedDiff: res.getHasdetaileddiff(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+      inputDiff: inputDiff.sort(),
     };
   }
 
-  /** `timeout`: the resource's `customTimeouts.create`, in seconds, as the engine sends it. */
+  /**
+   * `timeout`: the resource's `customTimeouts.create`, in seconds, as the engine sends it. An object made although
+   * the create failed is a `ResourceInitFailed` with its id and properties.
+   */
   async create(urn: string, props: Props, timeout = 0): Promise<{ id: string; outputs: Props }> {
     const req = this.resourceRequest(this.pb.CreateRequest, urn);
     req.setProperties(this.struct(props));
     req.setTimeout(timeout);
-    const res = await this.call("Create", req, this.pb.CreateResponse);
+    const res = await readingInitFailure(this.call("Create", req, this.pb.CreateResponse), this.pulumiDir);
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {} };
   }
 
@@ -164,6 +180,7 @@ export class NativeProviderClient {
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() };
   }
 
+  /** An object changed although the update failed is a `ResourceInitFailed` with its properties. */
   async update(
     urn: string,
     id: string,
@@ -178,7 +195,8 @@ export class NativeProviderClient {
     req.setTimeout(options.timeout ?? 0);
     req.setIgnorechangesList(options.ignoreChanges ?? []);
     if (options.oldInputs) req.setOldInputs(this.struct(options.oldInputs));
-    return (await this.call("Update", req, this.pb.UpdateResponse)).getProperties()?.toJavaScript() ?? {};
+    const res = await readingInitFailure(this.call("Update", req, this.pb.UpdateResponse), this.pulumiDir);
+    return res.getProperties()?.toJavaScript() ?? {};
   }
 
   async delete(urn: string, id: string, props: Props, timeout = 0): Promise<void> {

@@ -3,6 +3,7 @@ import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { UnaryGrpcClient, type Message, type MessageClass } from "./grpcUnary";
+import { readingInitFailure } from "./initFailure";
 
 type Props = Record<string, unknown>;
 
@@ -11,6 +12,10 @@ export interface DiffAnswer {
   changes: "unknown" | "none" | "some";
   replaces: string[];
   deleteBeforeReplace: boolean;
+  /** The changed keys (`diffs`); the dynamic provider plugin sends none. */
+  changed: string[];
+  /** The detailed diff's paths, when the plugin sent one, and those that compare inputs (`inputDiff`). */
+  detailed?: { paths: string[]; inputDiff: string[] };
 }
 
 /** The generated protobuf messages of one copy of @pulumi/pulumi. */
@@ -39,6 +44,7 @@ export class ResourceProviderClient {
   private constructor(
     private readonly grpc: UnaryGrpcClient,
     private readonly protos: Protos,
+    private readonly pulumiDir: string,
   ) {}
 
   /**
@@ -46,7 +52,7 @@ export class ResourceProviderClient {
    * `pulumiDir` (the program's own copy, which the dynamic provider plugin uses too).
    */
   static connect(address: string, pulumiDir: string): ResourceProviderClient {
-    return new ResourceProviderClient(new UnaryGrpcClient(address), loadProtos(pulumiDir));
+    return new ResourceProviderClient(new UnaryGrpcClient(address), loadProtos(pulumiDir), pulumiDir);
   }
 
   private call<T>(method: string, request: Message, response: MessageClass<T>): Promise<T> {
@@ -87,16 +93,31 @@ export class ResourceProviderClient {
     req.setOldInputs(this.struct(oldInputs));
     req.setIgnorechangesList(ignoreChanges);
     const res = await this.call("Diff", req, this.protos.pb.DiffResponse);
-    return { changes: CHANGES[res.getChanges()], replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+    const paths: string[] = [];
+    const inputDiff: string[] = [];
+    res.getDetaileddiffMap().forEach((d, path) => {
+      paths.push(path);
+      if (d.getInputdiff()) inputDiff.push(path);
+    });
+    return {
+      changes: CHANGES[res.getChanges()],
+      replaces: res.getReplacesList(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+      changed: res.getDiffsList(),
+      detailed: res.getHasdetaileddiff() ? { paths, inputDiff } : undefined,
+    };
   }
 
-  /** `timeout`: the resource's `customTimeouts.create` in seconds, as the engine sends it (0: none). */
+  /**
+   * `timeout`: the resource's `customTimeouts.create` in seconds, as the engine sends it (0: none). An object made
+   * although the create failed is a `ResourceInitFailed` with its id and properties.
+   */
   async create(urn: string, props: Props, timeout = 0): Promise<{ id: string; outputs: Props }> {
     const req = new this.protos.pb.CreateRequest();
     req.setUrn(urn);
     req.setProperties(this.struct(props));
     req.setTimeout(timeout);
-    const res = await this.call("Create", req, this.protos.pb.CreateResponse);
+    const res = await readingInitFailure(this.call("Create", req, this.protos.pb.CreateResponse), this.pulumiDir);
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {} };
   }
 
@@ -110,6 +131,7 @@ export class ResourceProviderClient {
     return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {}, inputs: res.getInputs()?.toJavaScript() };
   }
 
+  /** An object changed although the update failed is a `ResourceInitFailed` with its properties. */
   async update(urn: string, id: string, olds: Props, news: Props, options: { timeout?: number; ignoreChanges?: string[] } = {}): Promise<Props> {
     const req = new this.protos.pb.UpdateRequest();
     req.setUrn(urn);
@@ -118,7 +140,7 @@ export class ResourceProviderClient {
     req.setNews(this.struct(news));
     req.setTimeout(options.timeout ?? 0);
     req.setIgnorechangesList(options.ignoreChanges ?? []);
-    const res = await this.call("Update", req, this.protos.pb.UpdateResponse);
+    const res = await readingInitFailure(this.call("Update", req, this.protos.pb.UpdateResponse), this.pulumiDir);
     return res.getProperties()?.toJavaScript() ?? {};
   }
 

@@ -16,6 +16,10 @@ export interface ResourceOptionsSpec {
   ignoreChanges?: string[];
   /** Go duration strings, as programs give them: `"2s"`, `"5m"`. */
   customTimeouts?: { create?: string; update?: string; delete?: string };
+  deleteBeforeReplace?: boolean;
+  replaceOnChanges?: string[];
+  /** The names (or URNs) the resource had before. */
+  aliases?: ({ name: string } | string)[];
 }
 
 /** What the template's program (template/index.js) declares. */

@@ -5,10 +5,11 @@ const config = new pulumi.Config();
 /** A directory on the service's hosts (not on the machine running Pulumi). */
 const directory = config.get("directory") ?? "/var/lib/storage-service/snapshots";
 
-// Every hour, the last 24 kept. Each configuration gets its own file prefix: the space allowance and the
-// retention count apply to the snapshots with that prefix.
+// Every hour (or as often as `hourlyInterval` says, to see snapshots soon when trying it), the last 24 kept. Each
+// configuration gets its own file prefix: the space allowance and the retention count apply to the snapshots with
+// that prefix.
 const hourly = new SnapshotAutoConfig("hourly", {
-  interval: "1h",
+  interval: config.get("hourlyInterval") ?? "1h",
   retain: 24,
   storageType: "local",
   pathPrefix: directory,

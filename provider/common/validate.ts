@@ -65,6 +65,16 @@ export function nonEmptyString(what = "a string") {
   return z.string({ error: `must be ${what}` }).min(1, { error: "must not be empty" });
 }
 
+/**
+ * `.` and `..` are not names: as a path segment they mean "here" and "the parent", which a URL, a proxy or the
+ * service resolves to another path than the object's.
+ */
+export function notDotSegment(value: string): boolean {
+  return value !== "." && value !== "..";
+}
+
+export const DOT_SEGMENT_REASON = 'must not be "." or "..": as a path segment they mean "here" and "the parent", not a name';
+
 export function bool() {
   return z.boolean({ error: "must be true or false" });
 }

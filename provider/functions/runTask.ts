@@ -49,6 +49,7 @@ export const workspaceRunTaskRecordFields = {
   taskId: required(association.taskId.value),
   enforcementLevel: required(association.enforcementLevel.value),
   stages: required(association.stages.value),
+  stage: optional(association.stage.value),
 };
 
 /** A run task as the service reports it (the HMAC key is never returned). */
@@ -175,7 +176,7 @@ export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tun
   const api = runTaskEndpoints(config, tuning);
   if (args.id !== undefined) {
     if (args.name !== undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give either id or name, not both");
-    const found = await api.showTask(args.id, "workspace_tasks");
+    const found = await api.showTaskWithGlobal(args.id, "workspace_tasks");
     if (!found) throw new SnapshotRunTaskError("not_found", `getRunTask: no run task ${args.id} (missing or not authorized)`);
     return recordOf(found.task, found.included);
   }

@@ -4,6 +4,7 @@ import { rateLimiterFor, type RateLimiter } from "./rateLimiter";
 import { sharedDispatcher } from "./dispatcher";
 import { undici } from "./undici";
 import { serverMessages } from "./serverMessages";
+import { shapeOf } from "./answerShape";
 import { PEER_SPEAKS_HTTP } from "./connector";
 import type { ErrorCode } from "../common/errors";
 import { ServiceError } from "./serviceError";
@@ -263,6 +264,27 @@ export class HttpClient {
         // Failures on a connection made (a certificate refused, a reset) say what they are themselves.
         return undefined;
     }
+  }
+
+  /**
+   * The error of a successful status whose body is not what the API answers there (`expected`): a proxy's sign-in
+   * page, an empty 200 or 204, `{}`. It is never read as "gone" nor as the object's values, and names the address
+   * setting. For a request that is not safe to repeat, whether it was carried out is unknown (`ambiguous`).
+   */
+  unexpectedAnswer(method: HttpMethod, path: string, res: HttpResponse, expected: string, opts: RequestOptions = {}): ServiceError {
+    const secrets = this.secrets(opts);
+    const where = `check ${this.addressSetting}: `;
+    return new ServiceError({
+      service: this.service,
+      method,
+      path: redact(path, secrets),
+      status: res.status,
+      code: "unexpected_answer",
+      advice:
+        `the answer is not ${expected}, but ${shapeOf(res.body)}: ${where}it may reach a proxy, a sign-in page or another ` +
+        `service rather than the ${this.service}`,
+      ambiguous: !(opts.idempotent ?? method !== "POST"),
+    });
   }
 
   /** A call the engine cancelled, with the attempts it had made. */

@@ -17,8 +17,9 @@ export interface ConnectBounds {
  * undici's connector, with the TLS handshake bounded on its own and a failed one explained. An `https://` address
  * that reaches a plain-HTTP port either answers the handshake with HTTP (a TLS "wrong version number") or, for a
  * server that waits for a whole request line, says nothing until a connect timeout, on every retry. Here the TCP
- * connection is opened first, the handshake runs on it with its own bound, and when it fails that way one plain
- * request to the same port tells whether HTTP answers there: then the error (`PEER_SPEAKS_HTTP`) says so at once.
+ * connection is opened first, the handshake runs on it with its own bound, and when it fails as a peer that speaks
+ * no TLS makes it fail, one probe of the same port tells whether it does: then the error (`PEER_SPEAKS_HTTP`) says
+ * so at once. Otherwise the failure stays what it was (a reset, a slow handshake), a transport failure tried again.
  */
 export function boundedConnector(options: buildConnector.BuildOptions, bounds: ConnectBounds): buildConnector.connector {
   const connect = undici().buildConnector({ ...options, timeout: bounds.connectMs + bounds.handshakeMs });
@@ -59,18 +60,27 @@ export function boundedConnector(options: buildConnector.BuildOptions, bounds: C
   };
 }
 
-/** Handshake failures that mean the peer may not speak TLS at all. */
+/** Handshake failures that a peer speaking no TLS may cause (as may a reset or a slow server that does speak it). */
 const NOT_TLS = new Set([HANDSHAKE_TIMEOUT, "ERR_SSL_WRONG_VERSION_NUMBER", "ERR_SSL_PACKET_LENGTH_TOO_LONG", "ECONNRESET"]);
 
-/** The handshake's error, or, where the port answers a plain HTTP request, one that says so. */
+/** The handshake's error, or, where the port demonstrably speaks HTTP in the clear, one that says so. */
 async function explainHandshake(host: string, port: number, err: Error): Promise<Error> {
   if (!NOT_TLS.has((err as { code?: string }).code ?? "")) return err;
-  if (!(await answersPlainHttp(host, port))) return err;
+  if (!(await answersTlsWithHttp(host, port))) return err;
   return codedError(PEER_SPEAKS_HTTP, `${host}:${port} answers plain HTTP, not TLS: use an http:// address, or the service's TLS port`);
 }
 
-/** Whether the port answers an HTTP request in the clear within a second (the answer's first bytes are `HTTP/`). */
-function answersPlainHttp(host: string, port: number): Promise<boolean> {
+/**
+ * The start of a TLS handshake record (content type 22, version 3.1, two bytes of a client hello), then a line end,
+ * for a server that reads requests by the line. A TLS server answers it with TLS (an alert) or closes; only a
+ * server that speaks no TLS answers it in HTTP. A plain HTTP request would not tell: a TLS server of the usual
+ * kinds answers one sent to its port with an HTTP 400, so that a reset or a slow handshake there would pass for a
+ * plain-HTTP port.
+ */
+const TLS_RECORD_PROBE = Buffer.from([0x16, 0x03, 0x01, 0x00, 0x02, 0x01, 0x00, 0x0d, 0x0a, 0x0d, 0x0a]);
+
+/** Whether the port answers the start of a TLS handshake in HTTP within a second (its first bytes are `HTTP/`). */
+function answersTlsWithHttp(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = tcpConnect({ host, port });
     const done = (answer: boolean) => {
@@ -79,7 +89,8 @@ function answersPlainHttp(host: string, port: number): Promise<boolean> {
     };
     socket.setTimeout(1_000, () => done(false));
     socket.once("error", () => done(false));
-    socket.once("connect", () => socket.write(`HEAD / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    socket.once("close", () => done(false));
+    socket.once("connect", () => socket.write(TLS_RECORD_PROBE));
     socket.once("data", (chunk: Buffer) => done(chunk.subarray(0, 5).toString("latin1") === "HTTP/"));
   });
 }

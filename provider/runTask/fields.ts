@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { bool, nonEmptyString, orUnknown } from "../common/validate";
+import { bool, DOT_SEGMENT_REASON, nonEmptyString, notDotSegment, orUnknown } from "../common/validate";
 import { jsonEqual } from "../common/jsonEqual";
 import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
 import { enforcementLevelSchema, stageListSchema } from "../services/runtask/vocabularySchemas";
@@ -91,13 +91,16 @@ function isSettings(v: unknown): v is GlobalSettings {
 export const runTaskTable = defineTable("RunTask", {
   organization: {
     value: t.string,
-    schema: nonEmptyString().regex(/^[^/\s]+$/, { error: "must be an organization name (no '/' or whitespace)" }),
+    schema: nonEmptyString()
+      .regex(/^[^/\s]+$/, { error: "must be an organization name (no '/' or whitespace)" })
+      .refine(notDotSegment, { error: DOT_SEGMENT_REASON }),
     required: true,
     default: {
       from: "organization",
       missing: "is required: set it, or stack config runtask:organization, or the environment variable RUNTASK_ORGANIZATION",
     },
     onChange: "replace",
+    identity: true,
   },
   name: {
     value: t.string,
@@ -106,6 +109,7 @@ export const runTaskTable = defineTable("RunTask", {
     required: true,
     default: { from: "resourceName" },
     onChange: "update",
+    identity: true,
   },
   url: { value: t.string, schema: httpUrl, wire: "url", required: true, onChange: "update" },
   description: { value: t.string, schema: description, wire: "description", onChange: "update" },

@@ -1,4 +1,5 @@
 import { hasCode, SnapshotRunTaskError } from "../common/errors";
+import { notDotSegment } from "../common/validate";
 import type { RunTaskEndpoints } from "../services/runtask/endpoints";
 
 /** The ids `pulumi import` takes for a `RunTask`, as messages and the README show them. */
@@ -14,7 +15,7 @@ const ORGANIZATION_AND_NAME = /^([^/\s]+)\/([A-Za-z0-9_-]+)$/;
 export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): Promise<{ id: string; organization?: string }> {
   if (TASK_ID.test(importId)) return { id: importId };
   const byName = ORGANIZATION_AND_NAME.exec(importId);
-  if (!byName) {
+  if (!byName || !notDotSegment(byName[1])) {
     throw new SnapshotRunTaskError("invalid", `"${importId}" is not an import id of a RunTask: use ${RUN_TASK_IMPORT_FORMS.join(", or ")}`);
   }
   const [, organization, name] = byName;

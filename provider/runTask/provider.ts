@@ -1,11 +1,13 @@
-import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
+import { PartialFailure, withProviderText } from "../common/partialFailure";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { refusedCreate } from "../services/runtask/outcomes";
 import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
@@ -34,9 +36,7 @@ function secretsOf(write: TaskWrite): string[] {
 }
 
 function taskExists(s: RunTaskState): SnapshotRunTaskError {
-  return refusedCreate(
-    `a run task named "${s.name}" already exists in organization "${s.organization}": set adopt: true to take it over, or choose another name`,
-  );
+  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`);
 }
 
 /**
@@ -97,6 +97,27 @@ function globalOfCreate(s: RunTaskState, existing: ResourceObject | undefined): 
   return sameGlobal(reportedGlobal(existing), s.global) ? undefined : globalToSend(s.global);
 }
 
+/**
+ * The organization turned out not to support the global settings the program asks for, once the task was written.
+ * A task created for it is deleted, leaving nothing behind; where it cannot be (or was adopted, and so changed),
+ * it is recorded as the service holds it, without global settings (a partial failure), never left unrecorded.
+ */
+async function unsupportedAfterWrite(api: RunTaskEndpoints, s: RunTaskState, task: ResourceObject, inputs: Props, adopted: boolean): Promise<Error> {
+  const unsupported = globalUnsupported(s);
+  let kept = "it was adopted, and its other settings written";
+  if (!adopted) {
+    try {
+      await api.deleteTask(task.id);
+      return unsupported;
+    } catch (err) {
+      kept = `deleting the task made for it failed (${messageOf(err)})`;
+    }
+  }
+  const properties = withProviderText(toPlainJson({ ...s, global: undefined, taskId: task.id }) as Props, inputs);
+  const message = `${unsupported.message}. ${task.id}: ${kept}, so it is recorded without global settings`;
+  return new PartialFailure("unsupported", message, task.id, properties);
+}
+
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
 export const runTaskProvider: ResourceProvider = {
   ...checkAndDiff(
@@ -111,6 +132,7 @@ export const runTaskProvider: ResourceProvider = {
           const task = await findByName(runTaskEndpoints(), s.organization, s.name);
           return task && { found: `${task.id} in organization "${s.organization}"`, state: taskFromWire(task, {}) };
         },
+        alwaysWritten: () => ["hmacKey"],
       }),
   ),
 
@@ -118,13 +140,13 @@ export const runTaskProvider: ResourceProvider = {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
-    const write: TaskWrite = { hmacKey: s.hmacKey, global: globalOfCreate(s, existing) };
+    // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
+    const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
-    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) {
-      // Leave nothing behind: the task was created only to find the settings unsupported.
-      if (!existing) await api.deleteTask(task.id);
-      throw globalUnsupported(s);
-    }
+    // Held from here: the task is recorded, or (made only to find the settings unsupported) deleted again.
+    hold("run task", task.id);
+    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)
+      throw await unsupportedAfterWrite(api, s, task, inputs, existing !== undefined);
     return { id: task.id, outs: outputs(s, task, write.global) };
   },
 
@@ -134,11 +156,13 @@ export const runTaskProvider: ResourceProvider = {
     const importing = isImport(props);
     const { id, organization } = importing ? await taskIdOfImport(api, readId) : { id: readId, organization: undefined };
     const prior = stateOf({ organization, ...props });
-    const found = await api.showTask(id);
+    // Global settings a show leaves out are read from the list, where they matter: an import, or a state that has some.
+    const found = importing || prior.global !== undefined ? await api.showTaskWithGlobal(id) : await api.showTask(id);
     if (!found) {
       await requireGoneTask(api, id, prior, "GET");
       return GONE;
     }
+    if (importing) hold("run task", id);
     const state = taskFromWire(found.task, prior);
     const outs = toPlainJson({ ...state, taskId: id }) as Props;
     return { id, props: outs, inputs: toPlainJson(inputsOf(state)) as Props };
@@ -158,6 +182,7 @@ export const runTaskProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
+    if (heldByAnotherResource("run task", id)) return;
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (!(await api.deleteTask(id))) await requireGoneTask(api, id, stateOf(props ?? {}), "DELETE");

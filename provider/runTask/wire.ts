@@ -29,7 +29,11 @@ export interface TaskWrite {
  */
 export function taskBody(state: RunTaskState, write: TaskWrite): Body {
   const values: Props = { ...state, description: state.description ?? "", hmacKey: write.hmacKey, global: write.global };
-  return { type: "tasks", attributes: toWire(fields, values) };
+  const attributes = toWire(fields, values);
+  // The attribute table spells the key `hmac-key`, the spec's create and update samples `hmac_key`: both are sent,
+  // so that it reaches a service that reads either.
+  if (attributes["hmac-key"] !== undefined) attributes.hmac_key = attributes["hmac-key"];
+  return { type: "tasks", attributes };
 }
 
 /** The global settings to send for the program's `global`: absent means off, the service's default. */

@@ -1,5 +1,5 @@
 import type { ServiceDescription, ServiceSettings } from "../config/serviceSettings";
-import { callBound, cancelSignal } from "../context";
+import { callBound, cancelSignal, secretsOfCall } from "../context";
 import { HttpClient, type HttpClientOptions } from "../http/client";
 import { retryPolicy, retrySettings, type RetrySettings } from "../http/retry";
 import type { ClientTuning } from "./tuning";
@@ -12,8 +12,8 @@ export interface ServiceHttp {
 
 /**
  * The HTTP client of one operation against a service: the settings' address with the API prefix, TLS, timeouts,
- * and a retry policy whose budget bounds the operation (one client per operation). The token is redacted from
- * anything the client reports.
+ * and a retry policy whose budget bounds the operation (one client per operation). The token, and the values the
+ * engine marked secret in the call, are redacted from anything the client reports.
  */
 export function serviceHttpClient<N extends string>(
   service: ServiceDescription<N>,
@@ -27,7 +27,8 @@ export function serviceHttpClient<N extends string>(
     headers: http.headers,
     tls: settings.tls,
     timeoutMs: settings.timeoutMs,
-    secrets: [settings.token],
+    // The token, and what the engine marked secret in the call the operation serves (the client is the operation's).
+    secrets: [settings.token, ...secretsOfCall()],
     addressSetting: settings.addressFrom ?? `${service.settings.address.key} / ${service.settings.address.env}`,
     retry: retryPolicy({ ...operationRetry(settings, tuning), stats: tuning.stats?.retries }),
     signal: cancelSignal(),

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { nonEmptyString, wholeNumber } from "../common/validate";
+import { DOT_SEGMENT_REASON, nonEmptyString, notDotSegment, wholeNumber } from "../common/validate";
 import { defineTable, t, value, type Field, type ValueType } from "../table/field";
 import { parseInterval } from "./interval";
 import { CLOUD_B_AUTH_MODES, STORAGE_TYPES, type StorageType } from "./storageTypes";
@@ -16,9 +16,9 @@ const intervalSchema = z.unknown().transform((input, ctx) => {
   return z.NEVER;
 });
 
-const configName = nonEmptyString().regex(/^[^/\s?#%]+$/, {
-  error: "must be a single path segment: no '/', whitespace, '?', '#' or '%'",
-});
+const configName = nonEmptyString()
+  .regex(/^[^/\s?#%]+$/, { error: "must be a single path segment: no '/', whitespace, '?', '#' or '%'" })
+  .refine(notDotSegment, { error: DOT_SEGMENT_REASON });
 
 /**
  * A parameter of one storage type: updated in place, refused under another storage type. Its strings must not
@@ -49,7 +49,7 @@ function storage<const G extends StorageType, const V, const E extends Partial<F
  * one line each. Argument names are the camelCase of the wire names; storage-type parameters carry their group.
  */
 export const snapshotAutoConfigTable = defineTable("SnapshotAutoConfig", {
-  name: { value: t.string, schema: configName, required: true, default: { from: "resourceName" }, onChange: "replace" },
+  name: { value: t.string, schema: configName, required: true, default: { from: "resourceName" }, onChange: "replace", identity: true },
   interval: {
     value: t.integer,
     input: { type: "oneOf", of: [t.integer, t.string] },

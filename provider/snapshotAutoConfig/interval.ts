@@ -9,7 +9,24 @@ const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
 
 export type IntervalResult = { ok: true; seconds: number } | { ok: false; reason: string };
 
+/**
+ * The longest interval the service can hold: it reads durations such as `24h` as Go does, into a count of
+ * nanoseconds in 64 bits, which ends a little past 292 years. A longer one would overflow there, or be refused.
+ */
+export const MAX_INTERVAL_SECONDS = 9_223_372_036;
+
 export function parseInterval(value: unknown): IntervalResult {
+  const result = parseSeconds(value);
+  if (result.ok && result.seconds > MAX_INTERVAL_SECONDS) {
+    return {
+      ok: false,
+      reason: `is longer than the service can hold (at most ${MAX_INTERVAL_SECONDS} seconds, about 292 years), got ${JSON.stringify(value)}`,
+    };
+  }
+  return result;
+}
+
+function parseSeconds(value: unknown): IntervalResult {
   if (typeof value === "number") {
     if (!Number.isInteger(value)) return { ok: false, reason: `must be a whole number of seconds, got ${value}` };
     if (value <= 0) return { ok: false, reason: `must be positive, got ${value}` };

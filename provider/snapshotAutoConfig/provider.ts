@@ -1,18 +1,20 @@
-import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
+import { PartialFailure } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
-import { GONE } from "../resource";
+import { GONE, isImport } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { checkAndDiff } from "../tableProvider";
-import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
+import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../adoptionNotice";
 import { checkSnapshotAutoConfig } from "./check";
 import { snapshotAutoConfigTable } from "./fields";
 import { diffSnapshotAutoConfigDetail } from "./diff";
-import { fromWire, secretValues, toWire, type SnapshotAutoConfigState } from "./wire";
-import { writePlan } from "./writePlan";
+import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import * as writes from "./writes";
 
 type Props = Record<string, unknown>;
 
@@ -25,13 +27,6 @@ function endpoints(): SnapshotEndpoints {
 function stateOf(inputs: Props): SnapshotAutoConfigState {
   const { __provider: _ignored, ...rest } = inputs;
   return { ...rest, name: String(rest.name), storageType: rest.storageType as SnapshotAutoConfigState["storageType"] };
-}
-
-/** Writes the configuration so that nothing `held` has and the program does not stays behind (`writePlan`). */
-async function write(api: SnapshotEndpoints, state: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined, secrets: string[]): Promise<void> {
-  const plan = writePlan(state, held);
-  if (plan.deleteFirst) await api.deleteConfig(state.name, secrets);
-  await api.writeConfig(state.name, plan.body, secrets);
 }
 
 function outputs(state: SnapshotAutoConfigState): Props {
@@ -62,21 +57,28 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
           const wire = await endpoints().readConfig(name, secretValues(i));
           return wire && { found: `configuration "${name}"`, state: fromWire(name, wire, {}) };
         },
+        alwaysWritten: (i) => credentialArgsOf(String(i.storageType)),
       }),
   ),
 
   async create(inputs) {
     const state = stateOf(inputs);
     const api = endpoints();
-    const existing = await api.readConfig(state.name, secretValues(state));
+    const secrets = secretValues(state);
+    const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw new SnapshotRunTaskError(
-        "conflict",
-        `snapshot configuration "${state.name}" already exists: set adopt: true to take it over, ` + "or choose another name (it is not overwritten)",
-      );
+      throw alreadyExists(`snapshot configuration "${state.name}"`);
     }
-    // Adopted: whatever the configuration holds that the program does not set is cleared.
-    await write(api, state, existing, secretValues(state));
+    const writing = { api, state, secrets, inputs };
+    try {
+      // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
+      await (existing ? writes.adopt(writing, existing) : writes.create(writing));
+    } catch (err) {
+      // A partial failure records the configuration: it is this resource's too.
+      if (err instanceof PartialFailure) hold("snapshot configuration", state.name);
+      throw err;
+    }
+    hold("snapshot configuration", state.name);
     return { id: state.name, outs: outputs(state) };
   },
 
@@ -84,6 +86,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const wire = await keepingState(endpoints().readConfig(id, secretValues(props ?? {})));
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
+    if (isImport(props)) hold("snapshot configuration", id);
     const state = outputs(fromWire(id, wire, stateOf(props ?? {})));
     return { id, props: state, inputs: state };
   },
@@ -91,11 +94,12 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   async update(_id, olds, news) {
     const state = stateOf(news);
     const old = stateOf(olds);
-    await write(endpoints(), state, toWire(old), [...secretValues(state), ...secretValues(old)]);
+    await writes.update({ api: endpoints(), state, secrets: [...secretValues(state), ...secretValues(old)], inputs: news }, old);
     return { outs: outputs(state) };
   },
 
   async delete(id, props) {
+    if (heldByAnotherResource("snapshot configuration", id)) return;
     // A configuration already deleted outside Pulumi is the outcome delete wants.
     await keepingState(endpoints().deleteConfig(id, secretValues(props ?? {})));
   },

@@ -1,5 +1,6 @@
 import type { SnapshotConfigWire } from "../services/snapshot/endpoints";
 import { secretArgs } from "../table/derived";
+import type { FieldTable } from "../table/field";
 import type { StateOf } from "../table/types";
 import { fromWire as fieldsFromWire, toWire as fieldsToWire } from "../table/wire";
 import { snapshotAutoConfigTable, STORAGE_TYPES, type StorageType } from "./fields";
@@ -33,6 +34,11 @@ function isStorageType(value: string): value is StorageType {
 }
 
 const SECRET_ARGS = secretArgs(fields);
+
+/** The credential arguments of a storage type: what an adopt sets, or clears, whatever a read shows. */
+export function credentialArgsOf(storageType: string): string[] {
+  return SECRET_ARGS.filter((arg) => (fields as FieldTable)[arg].group === storageType);
+}
 /** Members of a JSON credential (a service account key) that a service may quote on their own. */
 const SECRET_MEMBERS = ["private_key", "private_key_id"];
 

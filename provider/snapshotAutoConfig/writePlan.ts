@@ -5,10 +5,14 @@ import { toWire, type SnapshotAutoConfigState } from "./wire";
 
 const { fields } = snapshotAutoConfigTable;
 
-/** How to bring a configuration the service holds to the program's: the POST body, and whether to DELETE first. */
+/** How to bring a configuration the service holds to the program's: the POST body, and whether to rewrite it. */
 export interface WritePlan {
   body: SnapshotConfigWire;
-  deleteFirst: boolean;
+  /**
+   * Why the configuration must be deleted and written afresh (a POST cannot clear what it holds), or undefined
+   * when the POST alone makes it the program's.
+   */
+  rewrite?: string;
 }
 
 /**
@@ -16,26 +20,31 @@ export interface WritePlan {
  * are cleared: a service may merge. So that no setting the program no longer has can stay behind on one that
  * does, whatever it holds (`held`: the state's last write, or what an adopted configuration holds) is cleared:
  * - a key of the selected storage type that the program no longer sets is sent with the value that means unset
- *   (`""` for a string, `false` for a switch), in the same POST;
+ *   (`""` for a string, `false` for a switch), in the same POST; so is each argument of `unseen` the body leaves
+ *   out (credentials a service that masks them never shows in a read);
  * - where a key has no such value (an enumeration such as `cloudB_auth_mode`), or another storage type's keys
- *   are held (a storage type switch), the configuration is deleted and written afresh: DELETE, then POST. A
- *   failure between the two leaves the old state in place, and the next `up` sends both again (the DELETE of a
- *   configuration already gone is what it wants).
+ *   are held (a storage type switch), the configuration must be deleted and written afresh (`rewrite`). Who
+ *   writes it decides the order and what is written back when a step fails (`writes.ts`).
  */
-export function writePlan(desired: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined): WritePlan {
+export function writePlan(desired: SnapshotAutoConfigState, held: SnapshotConfigWire | undefined, unseen: readonly string[] = []): WritePlan {
   const body = toWire(desired);
-  if (held === undefined) return { body, deleteFirst: false };
-  const rewrite = { body: toWire(desired), deleteFirst: true };
-  if (held.storage_type !== undefined && held.storage_type !== desired.storageType) return rewrite;
+  for (const arg of unseen) {
+    const field = (fields as FieldTable)[arg];
+    if (field?.wire && field.group === desired.storageType && body[field.wire] === undefined) body[field.wire] = unsetValue(field);
+  }
+  if (held === undefined) return { body };
+  if (held.storage_type !== undefined && held.storage_type !== desired.storageType) {
+    return { body, rewrite: `its storage type changes from ${String(held.storage_type)} to ${desired.storageType}` };
+  }
   for (const [wire, value] of Object.entries(held)) {
     const field = byWire.get(wire);
     // Common keys are always sent; keys no field names (a server's own) are not settings of the program's.
     if (!field || field.group === undefined || isUnset(value) || body[wire] !== undefined) continue;
     const clear = field.group === desired.storageType ? unsetValue(field) : undefined;
-    if (clear === undefined) return rewrite;
+    if (clear === undefined) return { body, rewrite: `${wire} has no value that means unset` };
     body[wire] = clear;
   }
-  return { body, deleteFirst: false };
+  return { body };
 }
 
 const byWire = new Map(Object.values(fields as FieldTable).flatMap((f) => (f.wire ? [[f.wire, f] as const] : [])));

@@ -20,6 +20,19 @@ export function argsWhoseChange(fields: FieldTable, effect: OnChange): string[] 
   return argumentNames(fields).filter((k) => fields[k].onChange === effect);
 }
 
+/** Arguments that together name the object on the service. */
+export function identityArgs(fields: FieldTable): string[] {
+  return argumentNames(fields).filter((k) => fields[k].identity);
+}
+
+/** The argument that defaults to the Pulumi resource's name (the object's name on the service), if any. */
+export function argNamedByResource(fields: FieldTable): string | undefined {
+  return argumentNames(fields).find((k) => {
+    const d = fields[k].default;
+    return d !== undefined && "from" in d && d.from === "resourceName";
+  });
+}
+
 /** Keys the diff does not compare: outputs, arguments that change nothing, and deprecated aliases. */
 export function keysOutsideDiff(fields: FieldTable): Set<string> {
   return new Set(Object.keys(fields).filter((k) => fields[k].output || fields[k].onChange === "none" || fields[k].alias));

@@ -2,7 +2,7 @@ import { jsonEqual } from "../common/jsonEqual";
 import { containsUnknown } from "../common/unknown";
 import { withDefaults } from "./check";
 import type { FieldTable, ResourceTable } from "./field";
-import { argsWhoseChange, keysOutsideDiff } from "./derived";
+import { argsWhoseChange, identityArgs, keysOutsideDiff } from "./derived";
 
 type Props = Record<string, unknown>;
 
@@ -35,15 +35,36 @@ export function diffByTable(table: ResourceTable, olds: Props, news: Props): Dif
     if (containsUnknown(news[key]) || !same(old[key], news[key])) changed.push(key);
   }
   changed.sort();
-  return { changes: changed.length > 0, replaces: changed.filter((k) => replaceOn.has(k)), deleteBeforeReplace: false, changed };
+  const deleteBeforeReplace = identityKept(diffKeys(fields).identity, old, news);
+  return { changes: changed.length > 0, replaces: changed.filter((k) => replaceOn.has(k)), deleteBeforeReplace, changed };
 }
 
-const keysByTable = new WeakMap<FieldTable, { outside: Set<string>; replaceOn: Set<string> }>();
+/**
+ * Whether a replacement would make an object with the old one's identity (`Field.identity`): every identity field
+ * known and the same. The answer holds whatever decides the replacement (this diff, the resource's
+ * `replaceOnChanges`, which the engine applies to this answer), except `pulumi up --replace`, which the engine
+ * decides without a diff. Created first, such a replacement would be refused as a duplicate, or (adopted) take the
+ * old object over just before the old resource's delete removes it.
+ */
+function identityKept(identity: readonly string[], old: Props, news: Props): boolean {
+  return identity.every((key) => !containsUnknown(news[key]) && jsonEqual(old[key], news[key]));
+}
 
-/** The keys the diff leaves out and those that replace, derived once per table. */
-function diffKeys(fields: FieldTable): { outside: Set<string>; replaceOn: Set<string> } {
+interface DiffKeys {
+  outside: Set<string>;
+  replaceOn: Set<string>;
+  identity: string[];
+}
+
+const keysByTable = new WeakMap<FieldTable, DiffKeys>();
+
+/** The keys the diff leaves out, those that replace and those that name the object, derived once per table. */
+function diffKeys(fields: FieldTable): DiffKeys {
   let keys = keysByTable.get(fields);
-  if (!keys) keysByTable.set(fields, (keys = { outside: keysOutsideDiff(fields), replaceOn: new Set(argsWhoseChange(fields, "replace")) }));
+  if (!keys) {
+    keys = { outside: keysOutsideDiff(fields), replaceOn: new Set(argsWhoseChange(fields, "replace")), identity: identityArgs(fields) };
+    keysByTable.set(fields, keys);
+  }
   return keys;
 }
 

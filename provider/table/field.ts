@@ -26,6 +26,12 @@ export interface Field {
   default?: Default;
   /** What a change of the argument does to the remote object. */
   onChange: OnChange;
+  /**
+   * Part of the object's identity on the service (what names it: a configuration's name, a task's organization and
+   * name, an association's workspace and task). A replacement that keeps every identity field makes an object the
+   * service cannot hold beside the old one, so the old one is deleted first (the diff's `deleteBeforeReplace`).
+   */
+  identity?: true;
   /** Kept secret in state and outputs, and redacted from errors. */
   secret?: true;
   /** Never returned by the service: the state keeps the last applied value and it is sent only when it changes. */

@@ -15,8 +15,8 @@ const taskIdSchema = idSchema(
  * is a path segment and the task a relationship; `stage` is the deprecated spelling of a single stage.
  */
 export const workspaceRunTaskTable = defineTable("WorkspaceRunTask", {
-  workspaceId: { value: t.string, schema: workspaceIdSchema(), required: true, onChange: "replace" },
-  taskId: { value: t.string, schema: taskIdSchema, required: true, onChange: "replace" },
+  workspaceId: { value: t.string, schema: workspaceIdSchema(), required: true, onChange: "replace", identity: true },
+  taskId: { value: t.string, schema: taskIdSchema, required: true, onChange: "replace", identity: true },
   enforcementLevel: {
     value: t.oneOfStrings(ENFORCEMENT_LEVELS),
     schema: enforcementLevelSchema(),

@@ -1,10 +1,12 @@
-import { SnapshotRunTaskError } from "../common/errors";
+import { alreadyExists } from "../common/alreadyExists";
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
+import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { refusedCreate } from "../services/runtask/outcomes";
-import { requireAssociationGone } from "../services/runtask/proofOfGone";
+import { associationOfTask, requireAssociationGone } from "../services/runtask/proofOfGone";
+import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
@@ -22,7 +24,7 @@ function stateOf(props: Props): WorkspaceRunTaskState {
 }
 
 function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
-  return refusedCreate(`run task ${s.taskId} is already attached to workspace ${s.workspaceId}: set adopt: true to take the association over`);
+  return alreadyExists(`the association of run task ${s.taskId} with workspace ${s.workspaceId}`);
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -39,27 +41,50 @@ export async function findByTask(api: RunTaskEndpoints, workspaceId: string, tas
  * Associates the task without ever making a duplicate (`createOnce`). The service answers 204 with no body (the
  * spec's status), or a document; without one the association is found by listing. A refusal (422) is looked
  * into: when the task is attached already, the answer is the advice to adopt it, whatever the service's wording.
+ * An association made whose id the list cannot give (the list fails, or does not show it yet) is recorded by its
+ * task, `<workspace-id>/<task-id>`, which later calls resolve (a partial failure): never made and unrecorded.
  */
-async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState): Promise<WorkspaceTaskRecord> {
+async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs: Props): Promise<WorkspaceTaskRecord> {
   const find = () => findByTask(api, s.workspaceId, s.taskId);
   const post = async () => {
     const resource = await api.associate(s.workspaceId, workspaceTaskBody(s, { withTask: true }));
     if (resource) return workspaceTaskFromWire(resource, s.workspaceId);
-    const found = await find();
-    if (!found) {
-      throw new SnapshotRunTaskError(
-        "unexpected_answer",
-        `run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but the association is not listed`,
-      );
+    let found: WorkspaceTaskRecord | undefined;
+    let failure: unknown;
+    try {
+      found = await find();
+    } catch (err) {
+      failure = err;
     }
-    return found;
+    if (found) return found;
+    const why = failure ? `listing the workspace's run tasks for its id failed: ${messageOf(failure)}` : "the workspace's list does not show it yet";
+    throw new PartialFailure(
+      failure ? codeOf(failure) : "server_error",
+      `run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, but ${why}. It is recorded by its task ` +
+        `(${s.workspaceId}/${s.taskId}); the next \`pulumi up\` or \`pulumi refresh\` looks up its id`,
+      `${s.workspaceId}/${s.taskId}`,
+      withProviderText(toPlainJson({ ...s, stage: s.stages?.[0] }) as Props, inputs),
+      { cause: failure },
+    );
   };
   return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: () => alreadyAttached(s) });
 }
 
-/** `<workspaceId>/<wstask-id>`: an association's id with its workspace, the form an import gives. */
+/**
+ * Where the association is: its workspace and `wstask-` id, from an id in state (`wstask-...`, or
+ * `<workspace-id>/<wstask-id>`). An association recorded by its task (`<workspace-id>/<task-id>`) is looked up in
+ * the workspace's list; undefined when the list answers without it (it is gone).
+ */
+async function located(api: RunTaskEndpoints, id: string, props: Props): Promise<{ workspaceId: string; id: string } | undefined> {
+  const at = associationOf(id, props);
+  if (!at.id.startsWith("task-")) return at;
+  const found = await associationOfTask(api, at.workspaceId, at.id);
+  return found === undefined ? undefined : { workspaceId: at.workspaceId, id: found };
+}
+
+/** `<workspaceId>/<wstask-id>`: an association's id with its workspace, the form an import gives (an id with one already, as it is). */
 export function associationIdOf(id: string, outputs: Props): string {
-  return `${String(outputs.workspaceId)}/${id}`;
+  return id.includes("/") ? id : `${String(outputs.workspaceId)}/${id}`;
 }
 
 /**
@@ -92,7 +117,8 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const existing = s.adopt === true ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
-      : await associate(api, s);
+      : await associate(api, s, inputs);
+    hold("association", record.id);
     return { id: record.id, outs: toPlainJson(outputsOf(s, record)) as Props };
   },
 
@@ -101,13 +127,17 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     const api = runTaskEndpoints();
     // An import gives an id alone, in one of the forms users have; its id is then `<workspaceId>/<wstask-id>`.
     const importing = isImport(props);
-    const { workspaceId, id: wsTaskId } = importing ? await associationOfImport(api, readId) : associationOf(readId, prior);
-    const id = importing ? `${workspaceId}/${wsTaskId}` : readId;
+    const at = importing ? await associationOfImport(api, readId) : await located(api, readId, prior);
+    if (!at) return GONE;
+    const { workspaceId, id: wsTaskId } = at;
+    // An id with its workspace is answered in that form; one recorded by its task, with the id found.
+    const id = importing || readId.includes("/") ? `${workspaceId}/${wsTaskId}` : readId;
     const resource = await api.showWorkspaceTask(workspaceId, wsTaskId);
     if (!resource) {
-      await requireAssociationGone(api, "GET", workspaceId, wsTaskId, prior.taskId || undefined);
+      await requireAssociationGone(api, "GET", workspaceId, wsTaskId);
       return GONE;
     }
+    if (importing) hold("association", wsTaskId);
     const record = workspaceTaskFromWire(resource, workspaceId);
     const state: WorkspaceRunTaskState = {
       ...prior,
@@ -121,16 +151,24 @@ export const workspaceRunTaskProvider: ResourceProvider = {
 
   async update(id, _olds, news) {
     const s = stateOf(news);
-    const resource = await runTaskEndpoints().updateWorkspaceTask(s.workspaceId, associationOf(id, s).id, workspaceTaskBody(s, { withTask: false }));
+    const api = runTaskEndpoints();
+    const at = await located(api, id, s);
+    if (!at) {
+      throw new SnapshotRunTaskError(
+        "not_found",
+        `run task service: workspace ${s.workspaceId} holds no association of task ${s.taskId}: it was deleted outside the program ` +
+          "(`pulumi refresh` drops it from the state, then `pulumi up` attaches the task again)",
+      );
+    }
+    const resource = await api.updateWorkspaceTask(s.workspaceId, at.id, workspaceTaskBody(s, { withTask: false }));
     return { outs: toPlainJson(outputsOf(s, workspaceTaskFromWire(resource, s.workspaceId))) as Props };
   },
 
   async delete(id, props) {
-    const prior = stateOf(props ?? {});
-    const { workspaceId, id: wsTaskId } = associationOf(id, prior);
     const api = runTaskEndpoints();
+    const at = await located(api, id, stateOf(props ?? {}));
+    if (at && heldByAnotherResource("association", at.id)) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
-    if (!(await api.deleteWorkspaceTask(workspaceId, wsTaskId)))
-      await requireAssociationGone(api, "DELETE", workspaceId, wsTaskId, prior.taskId || undefined);
+    if (at && !(await api.deleteWorkspaceTask(at.workspaceId, at.id))) await requireAssociationGone(api, "DELETE", at.workspaceId, at.id);
   },
 };

@@ -15,4 +15,9 @@ export interface WorkspaceTaskRecord {
   enforcementLevel: EnforcementLevel;
   /** Lifecycle stages, in the order the service gives them. */
   stages: Stage[];
+  /**
+   * The single stage older programs read: the service's `stage`, else the first of `stages`.
+   * @deprecated Read `stages`.
+   */
+  stage?: Stage;
 }

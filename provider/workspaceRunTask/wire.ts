@@ -27,15 +27,20 @@ export function workspaceTaskBody(state: WorkspaceRunTaskState, options: { withT
  */
 export function workspaceTaskFromWire(resource: ResourceObject, workspaceId: string): WorkspaceTaskRecord {
   const a = fromWire(fields, resource.attributes, {});
-  const stage = read(fields.stage.value, resource.attributes.stage);
-  return {
+  const reported = read(fields.stage.value, resource.attributes.stage);
+  const stage = typeof reported === "string" ? (reported as Stage) : undefined;
+  // Older servers know only the single `stage`.
+  const stages = Array.isArray(a.stages) ? (a.stages as Stage[]) : stage !== undefined ? [stage] : [];
+  const record: WorkspaceTaskRecord = {
     id: resource.id,
     workspaceId: relatedId(resource, "workspace") ?? workspaceId,
     taskId: relatedId(resource, "task") ?? "",
     enforcementLevel: (typeof a.enforcementLevel === "string" ? a.enforcementLevel : "") as EnforcementLevel,
-    // Older servers know only the single `stage`.
-    stages: Array.isArray(a.stages) ? (a.stages as Stage[]) : typeof stage === "string" ? [stage as Stage] : [],
+    stages,
   };
+  const deprecatedStage = stage ?? stages[0];
+  if (deprecatedStage !== undefined) record.stage = deprecatedStage;
+  return record;
 }
 
 /** Outputs: the arguments as applied, `stage` as the service reports it (the first stage), and the association id. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +20,8 @@ describeIfCli("provision() through the Automation API and the real engine", () =
   let automation: Automation;
   let work: string;
   let options: import("../../automation").ProvisioningStackOptions;
+  let tmp: string;
+  let savedTmpdir: string | undefined;
 
   beforeAll(async () => {
     fixture = createConsumerProject();
@@ -45,19 +47,24 @@ describeIfCli("provision() through the Automation API and the real engine", () =
       },
     };
     mkdirSync(join(work, "state"), { recursive: true });
+    // The helper's work directories and the Automation API's event logs go here, to be found if left behind.
+    tmp = join(work, "tmp");
+    mkdirSync(tmp);
+    savedTmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
   });
 
   afterAll(async () => {
+    if (savedTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmpdir;
     await emulator?.close();
     fixture?.remove();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  test("preview plans three creates and writes nothing", async () => {
-    emulator.requests.reset();
-    const { changes } = await automation.previewProvisioning(options);
-    expect(changes.create).toBe(3);
-    expect(emulator.requests.writes()).toBe(0);
+  test("preview of a stack that does not exist yet says so, and creates nothing", async () => {
+    await expect(automation.previewProvisioning(options)).rejects.toMatchObject({ kind: "stack-not-found" });
+    await expect(automation.withProvisioningStack(options, async () => undefined)).rejects.toMatchObject({ kind: "stack-not-found" });
   });
 
   test("provision creates everything and reports it, streaming progress", async () => {
@@ -77,10 +84,22 @@ describeIfCli("provision() through the Automation API and the real engine", () =
     expect(emulator.requests.writes()).toBe(0);
   });
 
-  test("the state holds no token or HMAC key in plain text", async () => {
-    const stack = await automation.openProvisioningStack(options);
-    const state = JSON.stringify(await stack.exportStack());
-    for (const secret of [HMAC, "emulator-snapshot-token", "emulator-runtask-token"]) expect(state).not.toContain(secret);
+  test("a preview of the provisioned stack plans no change", async () => {
+    emulator.requests.reset();
+    const { changes } = await automation.previewProvisioning(options);
+    expect(changes).toEqual({ same: 4 });
+    expect(emulator.requests.writes()).toBe(0);
+  });
+
+  test("the state and the stack's history hold no token or HMAC key in plain text", async () => {
+    const [state, history] = await automation.withProvisioningStack(options, async (stack) => [
+      JSON.stringify(await stack.exportStack()),
+      JSON.stringify(await stack.history()),
+    ]);
+    for (const secret of [HMAC, "emulator-snapshot-token", "emulator-runtask-token"]) {
+      expect(state).not.toContain(secret);
+      expect(history).not.toContain(secret);
+    }
   });
 
   test("destroy removes everything, then the stack", async () => {
@@ -88,5 +107,10 @@ describeIfCli("provision() through the Automation API and the real engine", () =
     expect(changes.delete).toBe(3);
     expect(emulator.snapshot.configs.size).toBe(0);
     expect(emulator.runTask.store.tasks.size).toBe(0);
+    await expect(automation.withProvisioningStack(options, async () => undefined)).rejects.toMatchObject({ kind: "stack-not-found" });
+  });
+
+  test("no work directory or event log is left behind", () => {
+    expect(readdirSync(tmp).filter((name) => name.startsWith("pulumi-snapshot-runtask-") || name.startsWith("automation-"))).toEqual([]);
   });
 });

@@ -4,14 +4,18 @@ import { join, resolve } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import {
   credentialsConfig,
+  credentialsEnvironment,
   describeChanges,
   describeEngineEvent,
   findPulumiCli,
-  openProvisioningStack,
   packageInstalledFrom,
+  provision,
   provisionedOutputs,
   PULUMI_INSTALL_URL,
 } from "../../automation";
+import { cliEnvironment, versionAtLeast } from "../../automation/cliEnvironment";
+import { concurrentUpdateBound } from "../../automation/concurrentUpdates";
+import { redact, redactError, secretsOf } from "../../automation/redaction";
 
 let tmp: string;
 beforeAll(() => (tmp = mkdtempSync(join(tmpdir(), "automation-"))));
@@ -24,26 +28,108 @@ function dir(...parts: string[]): string {
 }
 
 describe("stack config and outputs", () => {
-  test("credentials become config, tokens as secrets", () => {
-    expect(
-      credentialsConfig({
-        snapshot: { address: "https://s.example:8200", token: "s-token" },
-        runTask: { address: "https://r.example", token: "r-token", organization: "acme" },
-      }),
-    ).toEqual({
+  const credentials = {
+    snapshot: { address: "https://s.example:8200", token: "s-token" },
+    runTask: { address: "https://r.example", token: "r-token", organization: "acme" },
+  };
+
+  test("credentials become plain config for the addresses and names, and environment variables for the tokens", () => {
+    expect(credentialsConfig(credentials)).toEqual({
       "snapshot:address": { value: "https://s.example:8200" },
-      "snapshot:token": { value: "s-token", secret: true },
       "runtask:address": { value: "https://r.example" },
-      "runtask:token": { value: "r-token", secret: true },
       "runtask:organization": { value: "acme" },
     });
+    expect(credentialsEnvironment(credentials)).toEqual({ SERVICE_TOKEN: "s-token", RUNTASK_TOKEN: "r-token" });
     expect(credentialsConfig({ snapshot: { address: "a", token: "t", namespace: "root" } })["snapshot:namespace"]).toEqual({ value: "root" });
     expect(credentialsConfig()).toEqual({});
+    expect(credentialsEnvironment()).toEqual({});
+  });
+
+  test("the CLI's environment: the caller's, then the backend, the state's secrets provider, the passphrase and the tokens, which win", () => {
+    const env = cliEnvironment({
+      stackName: "s",
+      backendUrl: "s3://state",
+      description: {},
+      credentials,
+      passphrase: "p",
+      envVars: { PULUMI_BACKEND_URL: "file:///elsewhere", AWS_REGION: "eu-west-1", RUNTASK_TOKEN: "stale" },
+    });
+    expect(env).toEqual({
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      AWS_REGION: "eu-west-1",
+      PULUMI_BACKEND_URL: "s3://state",
+      PULUMI_FALLBACK_TO_STATE_SECRETS_MANAGER: "true",
+      PULUMI_CONFIG_PASSPHRASE: "p",
+      SERVICE_TOKEN: "s-token",
+      RUNTASK_TOKEN: "r-token",
+    });
+  });
+
+  test("CLI versions", () => {
+    expect(versionAtLeast("v3.181.0", "3.181.0")).toBe(true);
+    expect(versionAtLeast("3.210.1-alpha.x", "3.181.0")).toBe(true);
+    expect(versionAtLeast("3.99.9", "3.181.0")).toBe(false);
+    expect(versionAtLeast("4.0.0", "3.181.0")).toBe(true);
+  });
+
+  test("concurrentUpdateWait in milliseconds or as a duration; a value that is neither is refused by name", () => {
+    expect(concurrentUpdateBound(undefined)).toBe(600_000);
+    expect(concurrentUpdateBound("90s")).toBe(90_000);
+    expect(concurrentUpdateBound(0)).toBe(0);
+    expect(() => concurrentUpdateBound("soon")).toThrow('concurrentUpdateWait: "soon" is not a duration');
+    expect(() => concurrentUpdateBound(-1)).toThrow("concurrentUpdateWait: -1 is not a duration");
   });
 
   test("outputs of a stack as plain values; missing groups are empty", () => {
     const runTasks = { scanner: { id: "task-1", name: "scanner", organization: "acme", url: "https://h", enabled: true } };
     expect(provisionedOutputs({ runTasks: { value: runTasks, secret: false } })).toEqual({ snapshots: {}, runTasks, attachments: {} });
+  });
+});
+
+describe("secrets kept out of what the helper throws", () => {
+  const options = {
+    credentials: { runTask: { address: "https://r", token: "runtask-token-1" }, snapshot: { address: "https://s", token: "snap-token-2" } },
+    passphrase: "pass-phrase-3",
+    config: { "app:key": { value: "config-secret-4", secret: true }, "app:plain": { value: "plain-value" } },
+    envVars: { PULUMI_ACCESS_TOKEN: "pul-access-5", AWS_SECRET_ACCESS_KEY: "aws-secret-6", AWS_REGION: "eu-west-1" },
+    description: {
+      runTasks: { t: { url: "https://h", hmacKey: "hmac-key-7" } },
+      snapshots: {
+        s: {
+          interval: 60,
+          storageType: "cloudA-s3" as const,
+          pathPrefix: "p",
+          cloudAS3Bucket: "b",
+          cloudAS3Region: "r",
+          cloudASecretAccessKey: "cloud-secret-8",
+        },
+      },
+    },
+  };
+
+  test("every secret of the options, and nothing else", () => {
+    expect(secretsOf(options).sort()).toEqual(
+      ["runtask-token-1", "snap-token-2", "pass-phrase-3", "config-secret-4", "pul-access-5", "aws-secret-6", "hmac-key-7", "cloud-secret-8"].sort(),
+    );
+    expect(secretsOf({ passphrase: "abc" })).toEqual([]); // too short to hide anything
+  });
+
+  test("replaced in every string an error holds, however deep", () => {
+    const secrets = secretsOf(options);
+    const err = Object.assign(new Error("failed with runtask-token-1"), {
+      commandResult: {
+        stdout: "hmac-key-7 in output",
+        stderr: "and pass-phrase-3",
+        err: Object.assign(new Error("x"), { command: "pulumi --key config-secret-4" }),
+      },
+      lines: ["aws-secret-6"],
+    });
+    redactError(err, secrets);
+    expect(err.message).toBe("failed with [secret]");
+    expect(err.stack).not.toContain("runtask-token-1");
+    expect(err.commandResult).toMatchObject({ stdout: "[secret] in output", stderr: "and [secret]", err: { command: "pulumi --key [secret]" } });
+    expect(err.lines).toEqual(["[secret]"]);
+    expect(redact("snap-token-2snap-token-2", secrets)).toBe("[secret][secret]");
   });
 });
 
@@ -74,7 +160,7 @@ describe("preconditions checked before the CLI runs", () => {
   const options = { stackName: "dev", backendUrl: "file:///nowhere", description: {} };
 
   test("without a Pulumi CLI, provisioning fails at once and says how to install one", async () => {
-    await expect(openProvisioningStack({ ...options, envVars: { PATH: dir("empty-bin") } })).rejects.toThrow(
+    await expect(provision({ ...options, envVars: { PATH: dir("empty-bin") } })).rejects.toThrow(
       new RegExp(`needs the Pulumi CLI.*no \`pulumi\` executable was found on PATH[\\s\\S]*${PULUMI_INSTALL_URL.replace(/[./]/g, "\\$&")}`),
     );
   });
@@ -83,7 +169,7 @@ describe("preconditions checked before the CLI runs", () => {
     const fakeCli = dir("fake-cli");
     writeFileSync(join(fakeCli, "pulumi"), "#!/bin/sh\necho should not run >&2\nexit 1\n");
     chmodSync(join(fakeCli, "pulumi"), 0o755);
-    await expect(openProvisioningStack({ ...options, envVars: { PATH: fakeCli }, programDir: dir("bare") })).rejects.toThrow(
+    await expect(provision({ ...options, envVars: { PATH: fakeCli }, programDir: dir("bare") })).rejects.toThrow(
       /pulumi-snapshot-runtask is not installed in .*bare.*Install the package there/,
     );
   });

@@ -12,11 +12,13 @@ import { Switchboard } from "../support/switchboard";
 const FULL = "full-token";
 const LIST_NOT_DISSOCIATE = "may-list-not-dissociate";
 const LIST_NOT_DELETE_TASKS = "may-list-not-delete-tasks";
+const TASKS_ONLY = "may-manage-tasks-not-workspaces";
 const SNAPSHOT_TOKEN = "snapshot-token";
 const TOKENS: Record<string, TokenGrant> = {
   [FULL]: { owner: true },
   [LIST_NOT_DISSOCIATE]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /workspaces/:ws/tasks/:id"] },
   [LIST_NOT_DELETE_TASKS]: { manageRunTasks: true, manageWorkspaceRunTasks: true, deniedRoutes: ["DELETE /tasks/:id"] },
+  [TASKS_ONLY]: { manageRunTasks: true },
 };
 
 let fixture: ConsumerProject;
@@ -38,7 +40,8 @@ beforeAll(async () => {
   snapshotDir = mkdtempSync(join(tmpdir(), "keep-track-snapshots-"));
   emulator = await startEmulator({
     snapshot: { tokens: { [SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false, postMerges: true },
-    runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }] },
+    // A task's answers leave out the associations the token may not see, as the spec's 404 rule allows.
+    runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }], includeVisibleOnly: true },
     interceptors: [calls.interceptor],
   });
   engine = new Engine({ plugin: dynamicProviderPlugin(fixture.dir), stateFile: join(fixture.dir, "state.json"), config: config() });
@@ -103,6 +106,53 @@ describe("a token that may list but not act: destroy fails and forgets nothing; 
   });
 });
 
+test("a token that may not see the workspace, on a service whose task include leaves out what it may not see: refresh and destroy of the association fail naming both ways out, and it stays", async () => {
+  const workspaceId = emulator.runTask.workspace("app-production").id;
+  await engine.up(
+    program({
+      runTasks: [{ resource: "scanner", args: { url: "https://hooks.example.com/scan" } }],
+      attachments: [{ resource: "attach", task: "scanner", args: { workspaceId, enforcementLevel: "mandatory" } }],
+    }),
+  );
+  engine.setConfig(config(TASKS_ONLY));
+  const bothWaysOut = [
+    `and the run task list of workspace ${workspaceId} answers 404: the token cannot see the workspace, or the workspace was deleted`,
+    "Use a token that may see the workspace",
+    "forget it with `pulumi state delete <URN>`",
+  ];
+  const refreshed = await engine.refresh().catch((e: Error) => e);
+  for (const words of bothWaysOut) expect((refreshed as Error).message).toContain(words);
+  expect(names()).toEqual(["attach", "scanner"]);
+  const destroyed = await engine.destroy().catch((e: Error) => e);
+  for (const words of bothWaysOut) expect((destroyed as Error).message).toContain(words);
+  expect(names()).toContain("attach");
+  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+});
+
+test("an association made (204) whose id the list cannot give is recorded by its task (the partial-failure answer); the next up updates it, a refresh finds its id", async () => {
+  const workspaceId = emulator.runTask.workspace("app-production").id;
+  const spec = (enforcementLevel: string) =>
+    program({
+      runTasks: [{ resource: "scanner", args: { url: "https://hooks.example.com/scan" } }],
+      attachments: [{ resource: "attach", task: "scanner", args: { workspaceId, enforcementLevel } }],
+    });
+  calls.answers = [
+    (req, route) =>
+      req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
+  ];
+  await expect(engine.up(spec("mandatory"))).rejects.toThrow(/was associated to workspace .* It is recorded by its task/);
+  const taskId = engine.state().get("scanner")!.id;
+  expect(engine.state().get("attach")).toMatchObject({
+    id: `${workspaceId}/${taskId}`,
+    initErrors: [expect.stringContaining("recorded by its task")],
+  });
+  calls.reset();
+  expect(ops(await engine.up(spec("advisory")))).toEqual({ scanner: "same", attach: "update" });
+  expect(emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "advisory" }]);
+  await engine.refresh();
+  expect(engine.state().get("attach")!.id).toBe(`${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}`);
+});
+
 test("a bare 404 from the snapshot service: refresh and destroy fail and keep the state", async () => {
   await engine.up(
     program({ snapshots: [{ resource: "nightly", args: { interval: "1h", pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 1000 } }] }),
@@ -147,6 +197,52 @@ describe("a snapshot service whose POST merges", () => {
     const held = emulator.snapshot.configs.get("offsite")!.config;
     expect(Object.keys(held).filter((k) => k.startsWith("cloudA"))).toEqual([]);
     expect(held).toMatchObject({ storage_type: "local" });
+  });
+
+  const local = (resource = "offsite", extra: Record<string, unknown> = {}) => ({
+    resource,
+    args: { name: "offsite", interval: 3600, pathPrefix: snapshotDir, storageType: "local", localMaxSpace: 1000, ...extra },
+  });
+  /** A service that refuses the POSTs of local configurations. */
+  const refusingLocal = () =>
+    (calls.answers = [
+      (req, route) =>
+        req.method === "POST" &&
+        route.startsWith("/v1/sys/storage/raft/snapshot-auto/config") &&
+        (req.body as { storage_type?: string }).storage_type === "local"
+          ? { status: 400, body: { errors: ["storage backend refused the configuration"] } }
+          : undefined,
+    ]);
+  const original = () => program({ snapshots: [s3({ cloudAAccessKeyId: "AKIA0000", cloudASecretAccessKey: "s3cr3t-0000" })] });
+  /** After the failure: the service holds what it held before, and a refresh and an up of the original program change nothing. */
+  const unchanged = async (before: unknown) => {
+    expect(emulator.snapshot.configs.get("offsite")?.config).toEqual(before);
+    calls.reset();
+    await engine.refresh();
+    let steps: Step[] = [];
+    expect(await writesDuring(async () => (steps = await engine.up(original())))).toBe(0);
+    expect(ops(steps)).toEqual({ offsite: "same" });
+  };
+
+  test("a service that refuses the POST of a switch: the configuration it held is there afterwards; refresh and up of the original program write nothing", async () => {
+    await engine.up(original());
+    const before = structuredClone(emulator.snapshot.configs.get("offsite")!.config);
+    refusingLocal();
+    await expect(engine.up(program({ snapshots: [local()] }))).rejects.toThrow(
+      /HTTP 400.*storage backend refused the configuration.*the previous configuration was written back/,
+    );
+    await unchanged(before);
+  });
+
+  test("a service that refuses the POST of an adopt (the resource moved to a new name): the configuration it held is there afterwards; refresh and up of the original program write nothing", async () => {
+    await engine.up(original());
+    const before = structuredClone(emulator.snapshot.configs.get("offsite")!.config);
+    refusingLocal();
+    emulator.requests.reset();
+    await expect(engine.up(program({ snapshots: [local("offsite-moved", { adopt: true })] }))).rejects.toThrow(/HTTP 400/);
+    expect(emulator.requests.entries.filter((e) => e.method === "DELETE")).toEqual([]);
+    expect(names()).toEqual(["offsite"]);
+    await unchanged(before);
   });
 
   test("removing cloudAS3Endpoint is one write, and then no diff, a refresh included", async () => {

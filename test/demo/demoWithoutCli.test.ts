@@ -13,8 +13,13 @@ import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult } from "../sup
  * port, no file outside its work directory (which it removes).
  */
 
+/**
+ * What git sees in the tree: changed and new files, and ignored ones, an ignored or new directory as one line
+ * (not its files: a tree where the examples were installed holds megabytes of them). A file the demo wrote outside
+ * its work directory shows as a new line, or as a new directory.
+ */
 const gitStatus = () =>
-  execFileSync("git", ["status", "--porcelain", "--ignored", "--untracked-files=all", "--", ".", ":!node_modules", ":!dist"], {
+  execFileSync("git", ["status", "--porcelain", "--ignored=traditional", "--untracked-files=normal", "--", ".", ":!node_modules", ":!dist"], {
     cwd: REPO,
     encoding: "utf8",
   });

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import * as ts from "typescript";
 import { ERROR_CODES } from "../../provider/common/errors";
 import { diffRunTask } from "../../provider/runTask/diff";
@@ -16,13 +16,46 @@ import { SNAPSHOT_SETTING_KEYS } from "../../provider/services/snapshot/settings
 import { typeCheck, type Block } from "../support/typeCheck";
 
 /**
- * The README is checked against the code: its TypeScript blocks compile against the package's types, its
- * tables list every argument, setting and function, and what they say about replacement and secrets is what the
- * provider does.
+ * The documentation is checked against the code: the TypeScript blocks of the READMEs and of docs/ compile
+ * against the package's types; the README lists every setting and stays a short guide whose links all lead
+ * somewhere; the reference's tables list every argument and function, and what they say about defaults,
+ * replacement and secrets is what the provider does.
  */
 
 const REPO = resolve(__dirname, "../..");
 const README = readFileSync(join(REPO, "README.md"), "utf8");
+const REFERENCE = readFileSync(join(REPO, "docs/reference.md"), "utf8");
+
+/** Every markdown page users read: the README, docs/ (not the API references it keeps) and the examples' READMEs. */
+function markdownPages(): string[] {
+  const examples = readdirSync(join(REPO, "examples")).map((e) => join(REPO, "examples", e, "README.md"));
+  const docs = readdirSync(join(REPO, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join(REPO, "docs", f));
+  return [join(REPO, "README.md"), ...docs, ...examples];
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+function anchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** The anchors of a markdown page's headings (outside code blocks), numbered as GitHub numbers repeats. */
+function anchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const result = new Set<string>();
+  for (const [, heading] of markdown.replace(/^```[\s\S]*?^```/gm, "").matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = anchor(heading);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    result.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return result;
+}
 
 /** Fenced ```ts / ```typescript blocks of a markdown file. */
 function tsBlocks(file: string): Block[] {
@@ -38,16 +71,11 @@ function tsBlocks(file: string): Block[] {
 const compile = typeCheck;
 
 describe("TypeScript blocks of the READMEs and docs", () => {
-  const examples = readdirSync(join(REPO, "examples")).map((e) => join(REPO, "examples", e, "README.md"));
-  const docs = existsSync(join(REPO, "docs"))
-    ? readdirSync(join(REPO, "docs"))
-        .filter((f) => f.endsWith(".md"))
-        .map((f) => join(REPO, "docs", f))
-    : [];
-  const blocks = [join(REPO, "README.md"), ...examples, ...docs].flatMap(tsBlocks);
+  const blocks = markdownPages().flatMap(tsBlocks);
 
   test("every block type-checks against the package", () => {
-    expect(blocks.filter((b) => b.source === "README.md").length).toBeGreaterThanOrEqual(6);
+    expect(blocks.filter((b) => b.source === "README.md").length).toBeGreaterThanOrEqual(4);
+    expect(blocks.filter((b) => b.source.startsWith("docs/")).length).toBeGreaterThanOrEqual(2);
     expect(compile(blocks)).toEqual([]);
   }, 120_000);
 
@@ -61,7 +89,42 @@ describe("TypeScript blocks of the READMEs and docs", () => {
   }, 120_000);
 });
 
-describe("the README matches the code", () => {
+describe("the README is a short guide", () => {
+  test("under 400 lines", () => {
+    expect(README.split("\n").length).toBeLessThan(400);
+  });
+
+  test("its contents list every section, in order", () => {
+    const sections = [...README.replace(/^```[\s\S]*?^```/gm, "").matchAll(/^## (.+)$/gm)].map((m) => m[1]).filter((h) => h !== "Contents");
+    const contents = README.slice(README.indexOf("## Contents"));
+    const listed = [...contents.slice(0, contents.indexOf("\n## ", 1)).matchAll(/^- \[(.+)\]\(#([^)]+)\)$/gm)].map((m) => m[1]);
+    expect(listed).toEqual(sections);
+  });
+
+  test("every relative link of the README, docs/ and the examples' READMEs leads to a file, and to a heading of it", () => {
+    const broken: string[] = [];
+    for (const page of markdownPages()) {
+      const text = readFileSync(page, "utf8").replace(/^```[\s\S]*?^```/gm, "");
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const [file, hash] = target.split("#");
+        const path = file ? resolve(dirname(page), file) : page;
+        const where = `${page.slice(REPO.length + 1)}: ${target}`;
+        if (!existsSync(path)) broken.push(`${where} (no such file)`);
+        else if (hash !== undefined && !anchors(readFileSync(path, "utf8")).has(hash)) broken.push(`${where} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test("the link check catches a missing heading (so that it checks something)", () => {
+    expect(anchors("# A\n## `RunTask` and `WorkspaceRunTask`\n```sh\n# not a heading\n```\n## A")).toEqual(
+      new Set(["a", "runtask-and-workspaceruntask", "a-1"]),
+    );
+  });
+});
+
+describe("the README and the reference match the code", () => {
   test("every error code is in the code table (README or docs/)", () => {
     const pages = [
       README,
@@ -84,9 +147,10 @@ describe("the README matches the code", () => {
     }
   });
 
-  /** Rows of the arguments table that follows `heading`: the argument names of each row, and its cells. */
+  /** Rows of the reference's arguments table that follows `heading`: the argument names of each row, and its cells. */
   function argumentRows(heading: string): { args: string[]; cells: string[] }[] {
-    const section = README.slice(README.indexOf(`${heading}\n`));
+    expect(REFERENCE).toContain(`${heading}\n`);
+    const section = REFERENCE.slice(REFERENCE.indexOf(`${heading}\n`));
     const lines = section.slice(section.indexOf("| argument |")).split("\n");
     const rows = lines.slice(
       2,
@@ -127,7 +191,7 @@ describe("the README matches the code", () => {
       secrets: secretArgs(snapshotAutoConfigTable.fields),
     },
     {
-      heading: "### `RunTask`",
+      heading: "## `RunTask`",
       fields: runTaskTable.fields as FieldTable,
       args: interfaceMembers("sdk/runTask.ts", "RunTaskArgs"),
       diff: (arg: string) => {
@@ -137,7 +201,7 @@ describe("the README matches the code", () => {
       secrets: ["hmacKey"],
     },
     {
-      heading: "### `WorkspaceRunTask`",
+      heading: "## `WorkspaceRunTask`",
       fields: workspaceRunTaskTable.fields as FieldTable,
       args: interfaceMembers("sdk/workspaceRunTask.ts", "WorkspaceRunTaskArgs"),
       // Through check, as the engine calls it: the deprecated `stage` changes the association through `stages`.
@@ -202,11 +266,11 @@ describe("the README matches the code", () => {
     });
   });
 
-  test("every function of the package is in the functions table", () => {
+  test("every function of the package is in the reference's functions table", () => {
     const index = readFileSync(join(REPO, "sdk/index.ts"), "utf8");
     const functions = [...index.matchAll(/\b(get|list)[A-Z]\w+/g)].map((m) => m[0]);
     expect(functions.length).toBeGreaterThanOrEqual(6);
-    const table = README.slice(README.indexOf("## Functions"), README.indexOf("## Adopting"));
+    const table = REFERENCE.slice(REFERENCE.indexOf("## Functions"), REFERENCE.indexOf("## Import ids"));
     for (const f of new Set(functions)) expect(table).toMatch(new RegExp(`^\\| \`${f}\\(`, "m"));
   });
 });

@@ -178,6 +178,35 @@ describe("pulumi-snapshot-runtask-emulator", () => {
     expect(run.stderr()).toContain("stopping the emulator");
   });
 
+  test("--verbose prints each request with the status it answered, unknown paths too", async () => {
+    const run = await startCli(["--verbose", "--no-snapshots"], (l) => l === READY_LINE);
+    try {
+      const { SERVICE_ADDR } = exportsOf(run.lines);
+      const token = { "x-service-token": "emulator-snapshot-token" };
+      expect((await fetch(`${SERVICE_ADDR}/v1/sys/storage/raft/snapshot-auto/config/nightly`, { headers: token })).status).toBe(404);
+      expect((await fetch(`${SERVICE_ADDR}/v1/sys/storage/raft/snapshot-auto/status/nightly`, { headers: token })).status).toBe(404);
+      expect((await fetch(`${SERVICE_ADDR}/elsewhere`)).status).toBe(404);
+      const list = await fetch(`${SERVICE_ADDR}/api/v2/organizations/emulator-org/tasks`, {
+        headers: { authorization: "Bearer emulator-runtask-token" },
+      });
+      expect(list.status).toBe(200);
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    await run.exit;
+    expect(
+      run
+        .stderr()
+        .split("\n")
+        .filter((l) => /^[A-Z]+ \//.test(l)),
+    ).toEqual([
+      "GET /v1/sys/storage/raft/snapshot-auto/config/nightly 404 (/v1/sys/storage/raft/snapshot-auto/config/:name)",
+      expect.stringMatching(/^GET \/v1\/sys\/storage\/raft\/snapshot-auto\/status\/nightly 404 \(/),
+      "GET /elsewhere 404 ((unknown))",
+      "GET /api/v2/organizations/emulator-org/tasks 200 (/api/v2/organizations/:org/tasks)",
+    ]);
+  });
+
   test("--json with a seed file, the defaults for what it leaves out, and SIGINT", async () => {
     const file = seedFile({ organizations: [{ name: "acme", workspaces: ["app", "network"] }] });
     const run = await startCli(["--seed", file, "--json"], () => true);

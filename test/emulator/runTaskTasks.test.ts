@@ -48,11 +48,49 @@ describe("run task emulator: task endpoints", () => {
     expect(ids.size).toBe(20);
   });
 
-  test("the sample spelling hmac_key is accepted; hmac-key wins when both are sent", async () => {
+  test("the key is read from hmac-key, as the attribute table spells it; the samples' hmac_key is ignored, as an unknown attribute", async () => {
     const a = await api.createTask("sample", { hmac_key: "k-underscore" });
     const b = await api.createTask("both", { hmac_key: "k-underscore", "hmac-key": "k-dash" });
-    expect(api.emulator.runTask.tasks().map((t) => t.hmacKey)).toEqual(["k-underscore", "k-dash"]);
+    expect(api.emulator.runTask.tasks().map((t) => t.hmacKey)).toEqual([null, "k-dash"]);
     expect([a.attributes["hmac-key"], b.attributes["hmac-key"]]).toEqual([null, null]);
+  });
+
+  test('hmacKeyAttribute "hmac_key" reads the spelling of the sample bodies and ignores the other', async () => {
+    await api.close();
+    api = await RunTaskApi.start({ hmacKeyAttribute: "hmac_key" });
+    await api.createTask("sample", { hmac_key: "k-underscore" });
+    await api.createTask("table", { "hmac-key": "k-dash" });
+    expect(api.emulator.runTask.tasks().map((t) => t.hmacKey)).toEqual(["k-underscore", null]);
+  });
+
+  test('shapes "samples": enabled as a string, show without global-configuration, the key from hmac_key, associate 201 with a document', async () => {
+    await api.close();
+    api = await RunTaskApi.start({ shapes: "samples" });
+    const t = await api.createTask("sampled", { hmac_key: "k-underscore", "global-configuration": { enabled: true, stages: ["pre_plan"] } });
+    expect(t.attributes.enabled).toBe("true");
+    expect(t.attributes["global-configuration"]).toMatchObject({ enabled: true });
+    expect(api.emulator.runTask.tasks()[0].hmacKey).toBe("k-underscore");
+    const shown = await api.call("GET", `/tasks/${t.id}`);
+    expect(shown.body.data.attributes).not.toHaveProperty("global-configuration");
+    const ws = api.emulator.runTask.workspace("network").id;
+    const associated = await api.call("POST", `/workspaces/${ws}/tasks`, {
+      data: {
+        type: "workspace-tasks",
+        attributes: { "enforcement-level": "advisory" },
+        relationships: { task: { data: { id: t.id, type: "tasks" } } },
+      },
+    });
+    expect(associated.status).toBe(201);
+    expect(associated.body.data.type).toBe("workspace-tasks");
+  });
+
+  test("an option given wins over the profile, and an unknown profile is refused at start", async () => {
+    await api.close();
+    api = await RunTaskApi.start({ shapes: "samples", hmacKeyAttribute: "hmac-key", enabledAsString: false });
+    const t = await api.createTask("mixed", { "hmac-key": "k-dash" });
+    expect(t.attributes.enabled).toBe(true);
+    expect(api.emulator.runTask.tasks()[0].hmacKey).toBe("k-dash");
+    await expect(RunTaskApi.start({ shapes: "typed" as never })).rejects.toThrow('shapes must be one of "tables", "samples", not "typed"');
   });
 
   test("global configuration is echoed with its stages in the order sent", async () => {
@@ -90,9 +128,9 @@ describe("run task emulator: task endpoints", () => {
       data: { type: "tasks", attributes: { "global-configuration": { "enforcement-level": "mandatory" } } },
     });
     expect(g.body.data.attributes["global-configuration"]).toEqual({ ...global, "enforcement-level": "mandatory" });
-    // Rename, new url, empty description, key rotation in the sample spelling.
+    // Rename, new url, empty description, key rotation.
     const u = await api.call("PATCH", `/tasks/${t.id}`, {
-      data: { type: "tasks", attributes: { name: "renamed", url: "http://other.example.com/x", description: "", hmac_key: "k2" } },
+      data: { type: "tasks", attributes: { name: "renamed", url: "http://other.example.com/x", description: "", "hmac-key": "k2" } },
     });
     expect(u.body.data.attributes).toMatchObject({
       name: "renamed",

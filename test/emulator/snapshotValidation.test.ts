@@ -49,6 +49,8 @@ describe("snapshot emulator: 400 for bodies the spec does not allow", () => {
     ["a fractional number of seconds", localConfig({ interval: 1.5 }), ["invalid interval 1.5"]],
     ["an interval in days", localConfig({ interval: "1d" }), ['invalid interval "1d"']],
     ["an interval below a second", localConfig({ interval: "500ms" }), ['invalid interval "500ms"']],
+    ["an interval past 64-bit nanoseconds", localConfig({ interval: 9_223_372_037 }), ["invalid interval 9223372037"]],
+    ["a duration past 64-bit nanoseconds", localConfig({ interval: "2562048h" }), ['invalid interval "2562048h"']],
     ["no path_prefix", without(localConfig(), "path_prefix"), ["path_prefix is required"]],
     ["an empty path_prefix", localConfig({ path_prefix: "" }), ["path_prefix is required"]],
     ["retain 0", localConfig({ retain: 0 }), ["retain must be a positive integer"]],

@@ -306,3 +306,35 @@ describe.each(EXAMPLES)("examples/$name", (example) => {
     example.afterDestroy(emulator);
   });
 });
+
+describe("examples/local-snapshots: the README's offline tour", () => {
+  test("with hourlyInterval set short, the emulator writes a snapshot file into directory, and the next up's output names it", async () => {
+    const programDir = stageExample(project, "local-snapshots");
+    const emulator = await startEmulator();
+    const scratch = mkdtempSync(join(tmpdir(), "example-tour-"));
+    try {
+      const config: StackConfig = {
+        ...snapshotConfig(emulator),
+        "local-snapshots:directory": { value: scratch },
+        "local-snapshots:hourlyInterval": { value: "2s" },
+      };
+      const stateFile = join(project.dir, programDir, "tour-state.json");
+      const run = (preview: boolean) => project.run({ programDir, main: "index.js", preview, config, stateFile });
+      const engine = new Engine({ plugin: dynamicProviderPlugin(join(project.dir, programDir)), stateFile, config: plainConfig(config) });
+      await engine.up((await run(true)).registrations);
+
+      const hourlyFiles = () => readdirSync(scratch).filter((f) => /^hourly-\d+\.snap$/.test(f));
+      for (const deadline = Date.now() + 20_000; hourlyFiles().length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200));
+      const [file] = hourlyFiles();
+      expect(file).toBeDefined();
+
+      expect((await engine.up((await run(false)).registrations)).map((s) => s.op)).toEqual(["same", "same"]);
+      const { value } = (await run(false)).outputs.lastHourlySnapshot;
+      expect(value).toMatch(new RegExp(`^file://${scratch}/hourly-\\d+\\.snap$`));
+      await engine.destroy();
+    } finally {
+      await emulator.close();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -53,7 +53,7 @@ describe("RunTask", () => {
     const inputs = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "hmac-canary-5f2e" });
     expect(said.join("")).toContain(`RunTask "scanner": adopt takes over ${existing.id} in organization "emulator-org"; the create changes global (`);
     expect(said.join("")).toContain('"enabled":true');
-    expect(said.join("")).toContain("hmacKey (secret)");
+    expect(said.join("")).toContain("hmacKey (set, secret)");
     expect(said.join("")).not.toContain("hmac-canary-5f2e");
     emulator.requests.reset();
     const { id, outs } = await tasks.create(inputs);
@@ -64,13 +64,27 @@ describe("RunTask", () => {
     expect((await tasks.diff(id, outs, inputs)).changes).toBe(false);
   });
 
-  test("adopting a task that is as the program says: the preview says nothing changes, and the write sends no global settings", async () => {
+  test("adopting a task that is as the program says: the preview names only the key it clears, and the write sends no global settings", async () => {
     emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/scan" });
     const inputs = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true });
-    expect(said.join("")).toContain("the create changes nothing");
+    expect(said.join("")).toContain("the create changes hmacKey (cleared, whatever the run task holds)");
     await tasks.create(inputs);
     const patch = emulator.runTask.received.filter((r) => r.method === "PATCH").map((r) => r.body as Props);
     expect(patch[0].data.attributes).not.toHaveProperty("global-configuration");
+  });
+
+  test("the HMAC key is declarative: a key the task holds and the program does not set is cleared; one the program sets replaces it", async () => {
+    const existing = emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/scan", hmacKey: "old-key-4c1a" });
+    await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true }));
+    expect(emulator.runTask.store.tasks.get(existing.id)!.hmacKey || undefined).toBeUndefined();
+
+    emulator.runTask.store.tasks.get(existing.id)!.hmacKey = "old-key-4c1a";
+    said = [];
+    const inputs = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "new-key-8e0b" });
+    expect(said.join("")).toContain("the create changes hmacKey (set, secret)");
+    expect(said.join("")).not.toContain("new-key-8e0b");
+    await tasks.create(inputs);
+    expect(emulator.runTask.store.tasks.get(existing.id)!.hmacKey).toBe("new-key-8e0b");
   });
 
   test("adopting what is not there: the preview says it will be created", async () => {
@@ -106,6 +120,19 @@ test("SnapshotAutoConfig: the preview of an adopt lists the settings it changes"
     adopt: true,
   });
   expect(said.join("")).toContain('SnapshotAutoConfig "nightly": adopt takes over configuration "nightly"; the create changes retain (3 → 7)');
+});
+
+test("SnapshotAutoConfig: the preview of an adopt names each credential of the storage type it sets or clears, never their values", async () => {
+  const s3 = { name: "offsite", interval: 3600, pathPrefix: "b", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
+  await snapshots.create(await checked(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-old-7d2c", cloudASecretAccessKey: "old-secret-7d2c" }));
+  said = [];
+  await checked(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-new-91fe", adopt: true });
+  const notice = said.join("");
+  expect(notice).toContain(
+    "the create changes cloudAAccessKeyId (set, secret), cloudASecretAccessKey (cleared, whatever the snapshot configuration holds), " +
+      "cloudASessionToken (cleared, whatever the snapshot configuration holds)",
+  );
+  for (const value of ["AKIA-old-7d2c", "old-secret-7d2c", "AKIA-new-91fe"]) expect(notice).not.toContain(value);
 });
 
 test("WorkspaceRunTask: the preview of an adopt lists the settings it changes", async () => {

@@ -42,7 +42,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, "ca.pem"), caPem);
   server = createServer({ key: readFileSync(join(dir, "key.pem")), cert: caPem }, (_req, res) => {
     res.writeHead(200, { "content-type": "application/json" });
-    res.end('{"ok":true}');
+    // An empty list, in the run task service's shape.
+    res.end('{"data":[]}');
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -33,7 +33,7 @@ describe("RunTask", () => {
     expect((await failure(tasks.read("nowhere/scanner", {}))).message).toContain('organization "nowhere" answers 404');
   });
 
-  test.each(["acme/app-production/scanner", "scanner", "wstask-abc", "acme/not a name"])(
+  test.each(["acme/app-production/scanner", "scanner", "wstask-abc", "acme/not a name", "../scanner", "./scanner"])(
     "%j is refused before any request, naming the forms",
     async (id) => {
       emulator.requests.reset();

@@ -98,7 +98,7 @@ describe("program-side run task functions", () => {
     const ws = emulator.runTask.workspace("network").id;
     const list = await listWorkspaceRunTasks({ workspaceId: ws });
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ workspaceId: ws, enforcementLevel: "mandatory", stages: ["pre_plan"] });
+    expect(list[0]).toMatchObject({ workspaceId: ws, enforcementLevel: "mandatory", stages: ["pre_plan"], stage: "pre_plan" });
     expect(await getWorkspaceRunTask({ workspaceId: ws, taskId: list[0].taskId })).toEqual(list[0]);
     await expect(getWorkspaceRunTask({ workspaceId: ws, taskId: "task-x" })).rejects.toThrow(
       `getWorkspaceRunTask: could not find task "task-x" in workspace "${ws}"`,
@@ -116,7 +116,7 @@ describe("program-side run task functions", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const http = new RunTaskHttp({ address: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: "t", tls: {} });
-      await http.listAll("/organizations/o/tasks", { include: "workspace_tasks" });
+      await http.listAll("/organizations/o/tasks", "tasks", { include: "workspace_tasks" });
       expect(urls).toEqual([1, 2, 3].map((n) => `/api/v2/organizations/o/tasks?include=workspace_tasks&page%5Bnumber%5D=${n}&page%5Bsize%5D=100`));
     } finally {
       server.close();

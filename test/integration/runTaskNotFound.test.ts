@@ -1,4 +1,5 @@
 import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type RunTaskEmulatorOptions, type TokenGrant } from "../../emulator";
+import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
@@ -63,6 +64,8 @@ async function taskAndAssociation() {
   const task = await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
   const workspaceId = emulator.runTask.workspace("network").id;
   const assoc = await wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }));
+  // What follows (refresh, destroy) is a later deployment than the one that made them.
+  startDeployment();
   return { task, assoc, workspaceId };
 }
 
@@ -128,7 +131,9 @@ describe("read and delete: gone only when a list that answers does not hold the 
     ]) {
       const err = await failure(attempt());
       expect(err.code).toBe("not_found");
-      expect(err.message).toMatch(/and so does the (task|run task) list of .*runtask:token \/ RUNTASK_TOKEN.*kept in the state/);
+      expect(err.message).toMatch(/and so does the task list of |and the run task list of workspace \S+ answers 404/);
+      expect(err.message).toContain("runtask:token / RUNTASK_TOKEN");
+      expect(err.message).toContain("kept in the state");
     }
     expect(emulator.runTask.tasks()).toHaveLength(1);
     useToken(DEFAULT_RUNTASK_TOKEN);
@@ -159,40 +164,41 @@ describe("read and delete: gone only when a list that answers does not hold the 
 });
 
 describe("the object's parent deleted outside the program", () => {
-  test("a deleted workspace: its task no longer lists the association, so refresh drops it and delete succeeds", async () => {
+  const bothWaysOut = (err: Error, workspaceId: string) => {
+    expect(err.message).toContain(
+      `and the run task list of workspace ${workspaceId} answers 404: the token cannot see the workspace, or the workspace was deleted`,
+    );
+    expect(err.message).toContain("Use a token that may see the workspace (it needs the Manage Workspace Run Tasks permission");
+    expect(err.message).toContain("runtask:token / RUNTASK_TOKEN");
+    expect(err.message).toContain("if the workspace was deleted, forget it with `pulumi state delete <URN>`");
+  };
+
+  test("a deleted workspace: refresh and delete fail naming both ways out, after one list; nothing else is asked", async () => {
     const { task, assoc, workspaceId } = await taskAndAssociation();
     emulator.runTask.deleteWorkspace(workspaceId);
     emulator.requests.reset();
-    expect(await wsTasks.read(assoc.id, assoc.outs)).toEqual({ id: "", props: {} });
-    expect(emulator.requests.byRoute()).toEqual({
-      "GET /api/v2/workspaces/:ws/tasks/:id": 1,
-      "GET /api/v2/workspaces/:ws/tasks": 1,
-      "GET /api/v2/tasks/:id": 1,
-    });
-    await expect(wsTasks.delete(assoc.id, assoc.outs)).resolves.toBeUndefined();
+    bothWaysOut(await failure(wsTasks.read(assoc.id, assoc.outs)), workspaceId);
+    expect(emulator.requests.byRoute()).toEqual({ "GET /api/v2/workspaces/:ws/tasks/:id": 1, "GET /api/v2/workspaces/:ws/tasks": 1 });
+    bothWaysOut(await failure(wsTasks.delete(assoc.id, assoc.outs)), workspaceId);
     expect(emulator.runTask.tasks().map((t) => t.id)).toEqual([task.id]);
   });
 
-  test("a token without permission on the workspace, whose task still lists the association: it stays, and the message says why", async () => {
-    const { assoc } = await taskAndAssociation();
-    useToken(NO_WORKSPACES);
-    const err = await failure(wsTasks.delete(assoc.id, assoc.outs));
-    expect(err.message).toContain("still lists the association: the token lacks the Manage Workspace Run Tasks permission");
-    expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
-  });
-
-  test("a server that ignores include cannot tell: the association stays, with the way out", async () => {
-    const { assoc, workspaceId } = await taskAndAssociation();
-    emulator.runTask.deleteWorkspace(workspaceId);
-    calls.answers.push((req, route) => {
-      if (req.method !== "GET" || route !== "/api/v2/tasks/:id") return undefined;
-      const id = req.path.split("/").pop();
-      return { status: 200, body: { data: { id, type: "tasks", attributes: { name: "scanner" }, relationships: {} } } };
-    });
-    const err = await failure(wsTasks.read(assoc.id, assoc.outs));
-    expect(err.message).toContain("answers, but without its associations, so it cannot tell");
-    expect(err.message).toContain("pulumi state delete <URN>");
-  });
+  test.each([false, true])(
+    "a token without permission on the workspace (the task's include leaving out what it may not see: %s): the association stays",
+    async (includeVisibleOnly) => {
+      await start({ includeVisibleOnly });
+      const { task, assoc, workspaceId } = await taskAndAssociation();
+      useToken(NO_WORKSPACES);
+      // What the task says of its associations is no proof either way: a service may leave this one out.
+      const shown = await fetch(`${emulator.url}/api/v2/tasks/${task.id}?include=workspace_tasks`, {
+        headers: { authorization: `Bearer ${NO_WORKSPACES}` },
+      }).then((r) => r.json() as Promise<{ included: unknown[] }>);
+      expect(shown.included).toHaveLength(includeVisibleOnly ? 0 : 1);
+      bothWaysOut(await failure(wsTasks.read(assoc.id, assoc.outs)), workspaceId);
+      bothWaysOut(await failure(wsTasks.delete(assoc.id, assoc.outs)), workspaceId);
+      expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+    },
+  );
 
   test("a deleted organization: the task and the association stay, and the messages name the way out", async () => {
     const { task, assoc } = await taskAndAssociation();
@@ -205,9 +211,7 @@ describe("the object's parent deleted outside the program", () => {
       expect(err.message).toContain("forget it with `pulumi state delete <URN>`");
     }
     for (const attempt of [() => wsTasks.read(assoc.id, assoc.outs), () => wsTasks.delete(assoc.id, assoc.outs)]) {
-      const err = await failure(attempt());
-      expect(err.message).toContain(`and task ${task.id}: the workspace may have been deleted, and the association with it`);
-      expect(err.message).toContain("forget it with `pulumi state delete <URN>`");
+      bothWaysOut(await failure(attempt()), String(assoc.outs.workspaceId));
     }
   });
 });
@@ -263,9 +267,62 @@ describe("other calls' 404s say which part answered, with one request to the par
     useToken(DEFAULT_RUNTASK_TOKEN, `${emulator.url}/wrong`);
     emulator.requests.reset();
     const err = await failure(tasks.read(task.id, task.outs));
-    expect(err.message).toContain(
-      "the answer is not the run task service's (a 404 without a JSON:API error object): check runtask:address / RUNTASK_ADDR",
-    );
+    expect(err.message).toContain("the answer is not the run task service's (a 404 without a JSON:API error object): check runtask:address");
     expect(emulator.requests.total()).toBe(1);
+  });
+});
+
+describe("a 2xx answer that is not the spec's shape is an error naming the address, never gone, never a value", () => {
+  const ANSWERS: [string, { status: number; body?: unknown }, string][] = [
+    ["a 204", { status: 204 }, "no body"],
+    ["a proxy's sign-in page", { status: 200, body: "<html><body>Sign in</body></html>" }, "a page of HTML or XML"],
+    ['{"data": null}', { status: 200, body: { data: null } }, 'a JSON object with the key "data" whose "data" is null'],
+    ["{}", { status: 200, body: {} }, "an empty JSON object"],
+  ];
+  const answering = (method: string, route: string, answer: { status: number; body?: unknown }) =>
+    calls.answers.push((req, key) => (req.method === method && key === route ? answer : undefined));
+  const unexpected = (err: Error & { code?: string }, shown: string) => {
+    expect(err.code).toBe("unexpected_answer");
+    expect(err.message).toContain(`but ${shown}: check runtask:address`);
+  };
+
+  test.each(ANSWERS)("show of a task or an association (%s): refresh fails and keeps both", async (_, answer, shown) => {
+    const { task, assoc } = await taskAndAssociation();
+    answering("GET", "/api/v2/tasks/:id", answer);
+    answering("GET", "/api/v2/workspaces/:ws/tasks/:id", answer);
+    unexpected(await failure(tasks.read(task.id, task.outs)), shown);
+    unexpected(await failure(wsTasks.read(assoc.id, assoc.outs)), shown);
+  });
+
+  test.each(ANSWERS)("the list that would prove a 404 (%s): refresh and delete fail and keep the object", async (_, answer, shown) => {
+    const { task, assoc } = await taskAndAssociation();
+    emulator.runTask.store.deleteTask(task.id);
+    answering("GET", "/api/v2/organizations/:org/tasks", answer);
+    answering("GET", "/api/v2/workspaces/:ws/tasks", answer);
+    for (const attempt of [
+      () => tasks.read(task.id, task.outs),
+      () => tasks.delete(task.id, task.outs),
+      () => wsTasks.read(assoc.id, assoc.outs),
+      () => wsTasks.delete(assoc.id, assoc.outs),
+    ]) {
+      const err = await failure(attempt());
+      expect(err.message).toContain("could not be read to tell");
+      expect(err.message).toContain(`but ${shown}: check runtask:address`);
+    }
+  });
+
+  test("an update answered without a document fails naming the address", async () => {
+    const { task } = await taskAndAssociation();
+    answering("PATCH", "/api/v2/tasks/:id", { status: 200, body: { data: [] } });
+    const news = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/other" });
+    unexpected(await failure(tasks.update(task.id, task.outs, news)), 'a JSON object with the key "data" whose "data" is a list');
+  });
+
+  test("a list item of another type is not the spec's list", async () => {
+    await taskAndAssociation();
+    answering("GET", "/api/v2/organizations/:org/tasks", { status: 200, body: { data: [{ id: "x-1", type: "things", attributes: {} }] } });
+    const err = await failure(tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true })));
+    expect(err.code).toBe("unexpected_answer");
+    expect(err.message).toContain('the answer is not a JSON:API list of "tasks"');
   });
 });

@@ -1,5 +1,6 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import type { RunTaskEmulatorOptions } from "../../emulator";
+import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
@@ -79,7 +80,7 @@ describe("RunTask provider against the emulator", () => {
       global: { enabled: false, stages: [], enforcementLevel: null },
     });
     await expect(tasks.create(await checkedTask(scanner))).rejects.toThrow(
-      'a run task named "scanner" already exists in organization "emulator-org": set adopt: true to take it over, or choose another name',
+      'run task "scanner" of organization "emulator-org" already exists; a create never overwrites it',
     );
     // The check of an adopt reads the task to say what the create will change; the create's own requests follow.
     const adopting = await checkedTask({ ...scanner, adopt: true });
@@ -137,6 +138,7 @@ describe("RunTask provider against the emulator", () => {
 
   test("delete; deleting again succeeds", async () => {
     const { id, outs } = await tasks.create(await checkedTask(scanner));
+    startDeployment(); // a destroy, after the up that created it
     await tasks.delete(id);
     expect(emulator.runTask.store.tasks.size).toBe(0);
     await expect(tasks.delete(id)).resolves.toBeUndefined();
@@ -195,6 +197,7 @@ describe("WorkspaceRunTask provider against the emulator", () => {
     expect(after).toMatchObject({ enforcementLevel: "mandatory" });
     expect(emulator.requests.byRoute()).toEqual({ "PATCH /api/v2/workspaces/:ws/tasks/:id": 1 });
 
+    startDeployment(); // a destroy, after the up that created it
     await wsTasks.delete(id, after!);
     expect(emulator.runTask.store.workspaceTasks.size).toBe(0);
     await expect(wsTasks.delete(id, after!)).resolves.toBeUndefined();
@@ -228,7 +231,7 @@ describe("WorkspaceRunTask provider against the emulator", () => {
     const taskId = await newTask();
     const first = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory" }));
     await expect(wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory" }))).rejects.toThrow(
-      `run task ${taskId} is already attached to workspace ${ws()}: set adopt: true to take the association over`,
+      `the association of run task ${taskId} with workspace ${ws()} already exists; a create never overwrites it`,
     );
     const adopted = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory", adopt: true }));
     expect(adopted.id).toBe(first.id);

@@ -54,7 +54,7 @@ describe("global is declarative", () => {
     const { id, outs } = await tasks.create(await checked(tasks, { ...scanner, global: mandatory }));
     expect(outs.global).toEqual(mandatory);
     const without = await checked(tasks, scanner);
-    expect(await tasks.diff(id, outs, without)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await tasks.diff(id, outs, without)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
     emulator.requests.reset();
     const { outs: after } = await tasks.update(id, outs, without);
     expect(emulator.requests.byRoute()).toEqual({ "PATCH /api/v2/tasks/:id": 1 });
@@ -71,7 +71,7 @@ describe("global is declarative", () => {
     Object.assign(emulator.runTask.store.tasks.get(id)!.global, { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" });
     const refreshed = await tasks.read(id, outs);
     expect(refreshed.props.global).toEqual({ enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" });
-    expect(await tasks.diff(id, refreshed.props, program)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await tasks.diff(id, refreshed.props, program)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
     await tasks.update(id, refreshed.props, program);
     expect(emulator.runTask.store.tasks.get(id)?.global.enabled).toBe(false);
   });
@@ -122,13 +122,15 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
     const existing = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
       code: "conflict",
-      message: 'a run task named "scanner" already exists in organization "emulator-org": set adopt: true to take it over, or choose another name',
+      message: expect.stringContaining('run task "scanner" of organization "emulator-org" already exists; a create never overwrites it. '),
     });
     const workspaceId = emulator.runTask.workspace("network").id;
     emulator.runTask.addWorkspaceTask(workspaceId, existing.id);
     await expect(wsTasks.create(await checked(wsTasks, { workspaceId, taskId: existing.id, enforcementLevel: "advisory" }))).rejects.toMatchObject({
       code: "conflict",
-      message: `run task ${existing.id} is already attached to workspace ${workspaceId}: set adopt: true to take the association over`,
+      message: expect.stringContaining(
+        `the association of run task ${existing.id} with workspace ${workspaceId} already exists; a create never overwrites it. `,
+      ),
     });
   });
 

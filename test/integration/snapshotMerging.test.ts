@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
+import { PartialFailure } from "../../provider/common/partialFailure";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
+import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 import { Switchboard } from "../support/switchboard";
 
@@ -114,18 +116,78 @@ describe.each([
     expect(held()).toMatchObject({ cloudB_client_id: "client-1" });
   });
 
-  test("a failure between the DELETE and the POST leaves a state that the next up repairs (and a refresh tells)", async () => {
+  const local = () => checked({ name: "nightly", interval: "24h", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 });
+  const refusing = (body: (b: Props) => boolean, status = 400) =>
+    calls.answers.push((req) =>
+      req.method === "POST" && body(req.body as Props) ? { status, body: { errors: ["storage backend refused it"] } } : undefined,
+    );
+
+  test("a switch whose POST the service refuses: the previous configuration is written back, and a refresh then shows no change", async () => {
     const olds = await created(s3(s3Extras));
-    const local = await checked({ name: "nightly", interval: "24h", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 });
-    calls.answers.push((req) => (req.method === "POST" ? { status: 400, body: { errors: ["storage backend is read-only"] } } : undefined));
-    await expect(provider.update("nightly", olds, local)).rejects.toThrow(/HTTP 400/);
+    const before = structuredClone(held());
+    refusing((b) => b.storage_type === "local");
+    const err = (await failure(provider.update("nightly", olds, await local()))) as Error & { code?: string };
+    expect(err).not.toBeInstanceOf(PartialFailure);
+    expect(err?.code).toBe("bad_request");
+    expect(err?.message).toContain("the previous configuration was written back, so the service holds what the state says");
+    expect(writes()).toEqual(["DELETE", "POST", "POST"]);
+    expect(held()).toEqual(before);
+    expect((await settled(olds, s3(s3Extras))).diff).toBe(false);
+  });
+
+  test("a switch whose POST and write-back both fail: recorded as it was, with the failure; the next up writes it", async () => {
+    const olds = await created(s3(s3Extras));
+    refusing(() => true);
+    const err = (await failure(provider.update("nightly", olds, await local()))) as PartialFailure;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.id).toBe("nightly");
+    expect(err.properties).toEqual(olds);
+    expect(err.reasons[0]).toContain("writing it back failed too");
+    expect(err.reasons[0]).toContain("the next `pulumi up` writes it again");
     expect(held()).toBeUndefined();
-    expect(await provider.read("nightly", olds)).toEqual({ id: "", props: {} });
-    // The engine keeps the old state after a failed update: the next up sends the same update, which converges.
+    // The engine records the properties with the failure and updates the resource at the next up, whatever its diff.
     calls.reset();
-    await provider.update("nightly", olds, local);
-    expect(held()).toMatchObject({ storage_type: "local" });
+    await provider.update("nightly", err.properties, await checked(s3(s3Extras)));
+    expect(held()).toMatchObject({ storage_type: "cloudA-s3", cloudA_access_key_id: s3Extras.cloudAAccessKeyId });
+  });
+
+  test("a switch whose DELETE fails with a 5xx: the previous configuration is written back", async () => {
+    const olds = await created(s3(s3Extras));
+    const before = structuredClone(held());
+    calls.answers.push((req) => (req.method === "DELETE" ? { status: 503, body: { errors: ["sealed"] } } : undefined));
+    await expect(provider.update("nightly", olds, await local())).rejects.toThrow(/HTTP 503.*the previous configuration was written back/);
+    expect(held()).toEqual(before);
+  });
+
+  test("an adopt whose POST the service refuses: the configuration is untouched, nothing deleted, nothing recorded", async () => {
+    await created(s3(s3Extras));
+    const before = structuredClone(held());
+    refusing(() => true);
+    const err = (await failure(provider.create(await local().then((l) => ({ ...l, adopt: true }))))) as Error;
+    expect(err).toBeDefined();
+    expect(err).not.toBeInstanceOf(PartialFailure);
+    expect(writes()).toEqual(["POST"]);
+    expect(held()).toEqual(before);
+  });
+
+  test("an adopt that switches the storage type: the program's configuration first, then written afresh; nothing of the old one stays", async () => {
+    await created(s3(s3Extras));
+    await provider.create({ ...(await local()), adopt: true });
+    expect(writes()).toEqual(["POST", "DELETE", "POST"]);
     expect(Object.keys(held()!).filter((k) => k.startsWith("cloudA"))).toEqual([]);
+    expect(held()).toMatchObject({ storage_type: "local" });
+  });
+
+  test("an adopt whose rewrite fails after its POST: the program's configuration is written back and recorded", async () => {
+    await created(s3(s3Extras));
+    let posts = 0;
+    calls.answers.push((req) => (req.method === "POST" && ++posts === 2 ? { status: 400, body: { errors: ["busy"] } } : undefined));
+    const err = (await failure(provider.create({ ...(await local()), adopt: true }))) as PartialFailure;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.reasons[0]).toContain("adopted, but writing it afresh (its storage type changes from cloudA-s3 to local) failed");
+    expect(err.reasons[0]).toContain("the program's configuration was written back");
+    expect(err.properties).toMatchObject({ name: "nightly", storageType: "local" });
+    expect(held()).toMatchObject({ storage_type: "local" });
   });
 
   test("adopting a configuration that holds settings the program does not set clears them", async () => {
@@ -135,5 +197,61 @@ describe.each([
     expect(writes()).toEqual(["POST"]);
     expect(held()?.cloudA_s3_endpoint ?? "").toBe("");
     expect(held()?.cloudA_access_key_id ?? "").toBe("");
+  });
+});
+
+test("an adopt on a service that merges writes and masks credentials on read clears every credential the program does not set", async () => {
+  emulator = await startEmulator({ snapshot: { takeSnapshots: false, postMerges: true, echoCredentials: false } });
+  dir = await mkdtemp(join(tmpdir(), "snapshots-"));
+  configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
+  await provider.create(await checked(s3({ ...s3Extras, cloudASessionToken: "old-session-0001" })));
+  // The read shows no credential: nothing tells the adopt they are there.
+  const { props } = await provider.read("nightly", {});
+  expect(props).not.toHaveProperty("cloudASecretAccessKey");
+  await provider.create(await checked(s3({ adopt: true })));
+  const config = held()!;
+  for (const key of ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_session_token"]) expect(config[key]).toBe("");
+});
+
+describe("a POST carried out whose answer is lost (the connection dropped after the change was made, every try)", () => {
+  beforeEach(async () => {
+    emulator = await startEmulator({
+      snapshot: { takeSnapshots: false },
+      faults: { rules: [{ route: "POST /v1/sys/storage/raft/snapshot-auto/config/:name", rates: { dropAfterCommit: 1 } }] },
+    });
+    dir = await mkdtemp(join(tmpdir(), "snapshots-"));
+    configureProvider(
+      { "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN, "snapshot:maxRetries": "1" },
+      { retry: { baseDelayMs: 5, maxDelayMs: 20 } },
+    );
+  });
+
+  test("a create: the configuration it made is recorded (a partial failure), so that the next up is not refused", async () => {
+    const err = (await failure(provider.create(await checked(s3())))) as PartialFailure;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.code).toBe("network");
+    expect(err).toMatchObject({ id: "nightly", properties: { name: "nightly", storageType: "cloudA-s3", interval: 86400 } });
+    expect(err.reasons[0]).toContain("the service holds the configuration as written, though the call failed; it is recorded");
+    expect(held()).toMatchObject({ storage_type: "cloudA-s3" });
+  });
+
+  test("an update: the new configuration is recorded, so that the state claims what the service holds", async () => {
+    emulator.snapshot.configs.set("nightly", {
+      config: {
+        interval: 3600,
+        retain: 1,
+        path_prefix: "backups",
+        file_prefix: "service-snapshot",
+        storage_type: "cloudA-s3",
+        cloudA_s3_bucket: "snapshots",
+        cloudA_s3_region: "eu-west-1",
+      },
+      status: {} as never,
+    });
+    const olds = await checked(s3({ interval: 3600 }));
+    const err = (await failure(provider.update("nightly", olds, await checked(s3())))) as PartialFailure;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.properties).toMatchObject({ interval: 86400 });
+    expect(held()?.interval).toBe(86400);
   });
 });

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
-import { listSnapshotAutoConfigs } from "../../provider/functions/snapshot";
+import { getSnapshotStatus, listSnapshotAutoConfigs } from "../../provider/functions/snapshot";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
 import { configureProvider } from "../support/providerConfig";
@@ -74,6 +74,35 @@ describe.each<[string, unknown, string]>([
       expect(err?.message).toContain(shown);
       expect(err?.message).toContain("snapshot:address / SERVICE_ADDR");
       expect(err?.message).toContain('not the service\'s {"errors": []} for a missing configuration');
+    }
+  });
+});
+
+describe.each<[string, number, unknown, string]>([
+  ["a 204", 204, undefined, "no body"],
+  ["a proxy's sign-in page", 200, "<html><body>Sign in</body></html>", "a page of HTML or XML"],
+  ["{}", 200, {}, "an empty JSON object"],
+  ['{"data": null}', 200, { data: null }, 'a JSON object with the key "data" whose "data" is null'],
+  ['{"data": {}}', 200, { data: {} }, 'a JSON object with the key "data" whose "data" has no keys'],
+])("a 2xx read that is not the spec's shape (%s) is an error naming the address, never gone, never a value", (_, status, body, shown) => {
+  beforeEach(() => (answer = { status, body }));
+
+  test("refresh, a create's look for the name, the list and the status fail with code unexpected_answer, naming snapshot:address", async () => {
+    const reads = [
+      () => provider.read("daily", { name: "daily", storageType: "local" }),
+      () => provider.create({ name: "daily", interval: 60, pathPrefix: "/p", storageType: "local", localMaxSpace: 1 }),
+      () => listSnapshotAutoConfigs(config),
+      // A status is any object of strings: `{"data": {}}` is one.
+      ...(JSON.stringify(body) === '{"data":{}}' ? [] : [() => getSnapshotStatus({ name: "daily" }, config)]),
+    ];
+    for (const call of reads) {
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e as Error & { code?: string },
+      );
+      expect(err?.code).toBe("unexpected_answer");
+      expect(err?.message).toContain(`HTTP ${status}`);
+      expect(err?.message).toContain(`but ${shown}: check snapshot:address`);
     }
   });
 });

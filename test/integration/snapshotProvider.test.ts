@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
+import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
 import { configureProvider } from "../support/providerConfig";
@@ -64,9 +65,12 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
   test("create refuses to overwrite an existing configuration", async () => {
     await provider.create(await checked(local()));
-    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toThrow(
-      'snapshot configuration "daily" already exists: set adopt: true to take it over, or choose another name (it is not overwritten)',
-    );
+    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(
+        /^snapshot configuration "daily" already exists; a create never overwrites it\. .*`aliases`.*`deleteBeforeReplace: true`.*`adopt: true`, or `pulumi import`/,
+      ),
+    });
     expect(emulator.snapshot.configs.get("daily")?.config.retain).toBe(1);
   });
 
@@ -151,7 +155,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   test("update posts the new configuration", async () => {
     const { outs } = await provider.create(await checked(local()));
     const news = await checked({ ...local(), interval: 3600, retain: 3 });
-    expect(provider.diff("daily", outs!, news)).resolves.toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    await expect(provider.diff("daily", outs!, news)).resolves.toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
     const updated = await provider.update("daily", outs!, news);
     expect(updated.outs).toMatchObject({ interval: 3600, retain: 3 });
     expect(emulator.snapshot.configs.get("daily")?.config).toMatchObject({ interval: 3600, retain: 3 });
@@ -159,6 +163,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
   test("delete removes the configuration; deleting again succeeds", async () => {
     const { outs } = await provider.create(await checked(local()));
+    startDeployment(); // a destroy, after the up that created it
     await provider.delete("daily", outs!);
     expect(emulator.snapshot.configs.has("daily")).toBe(false);
     await expect(provider.delete("daily", outs!)).resolves.toBeUndefined();

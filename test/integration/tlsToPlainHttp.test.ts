@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
@@ -67,4 +72,98 @@ test("a server that says nothing at all is not taken for plain HTTP: the handsha
   const { err } = await readWith(`https://127.0.0.1:${port(silent)}`, { "runtask:maxRetries": "0" });
   expect(err.code).toBe("network");
   expect(err.message).toContain(`ERR_TLS_HANDSHAKE_TIMEOUT: no TLS handshake within 5000ms from 127.0.0.1:${port(silent)}`);
+});
+
+/**
+ * A real HTTPS server answers a plain HTTP request sent to its port with a 400, as the usual ones do (Go's net/http,
+ * nginx): so "HTTP answers there" proves nothing after a reset or a slow handshake. This one does just that, and
+ * fails the first handshake of each test as a flaky network or a busy server would: by a reset, or by saying nothing
+ * past the handshake's bound. The `tls` verdict is for a peer that demonstrably speaks no TLS; these are transport
+ * failures, tried again, and the read succeeds.
+ */
+describe("an HTTPS server whose first handshake is reset, or slow", () => {
+  let dir: string;
+  let https: HttpsServer;
+  let front: TcpServer;
+  let firstConnection: "reset" | "hang" | undefined;
+  const held: Socket[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tls-verdict-"));
+    const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+      ],
+      { stdio: "ignore" },
+    );
+    https = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+      res.writeHead(200, { "content-type": "application/vnd.api+json" });
+      res.end(JSON.stringify({ data: { id: "task-abc", type: "tasks", attributes: { name: "scan", url: "https://hooks.example.com" } } }));
+    });
+    front = createTcpServer((socket) => {
+      if (firstConnection === "reset") {
+        firstConnection = undefined;
+        return void socket.resetAndDestroy();
+      }
+      if (firstConnection === "hang") {
+        firstConnection = undefined;
+        return void held.push(socket);
+      }
+      socket.once("data", (chunk: Buffer) => {
+        socket.pause();
+        socket.unshift(chunk);
+        // TLS to the HTTPS server; anything else is a plain request, answered as a TLS server answers one.
+        if (chunk[0] === 0x16) https.emit("connection", socket);
+        else socket.end("HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n");
+      });
+    });
+    await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
+  });
+  afterAll(async () => {
+    for (const s of held) s.destroy();
+    await new Promise((r) => front.close(r));
+    https.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const readThrough = () => {
+    configureProvider(
+      {
+        "runtask:address": `https://127.0.0.1:${port(front)}`,
+        "runtask:token": "t",
+        "runtask:organization": "o",
+        "runtask:skipTlsVerify": "true",
+      },
+      { retry: { baseDelayMs: 5, maxDelayMs: 20 } },
+    );
+    return tasks.read("task-abc", { organization: "o" });
+  };
+
+  test("a reset handshake is tried again, and the read succeeds", async () => {
+    firstConnection = "reset";
+    await expect(readThrough()).resolves.toMatchObject({ id: "task-abc", props: { name: "scan" } });
+    expect(firstConnection).toBeUndefined();
+  });
+
+  test("a handshake past its bound is tried again, and the read succeeds", async () => {
+    firstConnection = "hang";
+    await expect(readThrough()).resolves.toMatchObject({ id: "task-abc" });
+    expect(held).toHaveLength(1);
+  });
 });

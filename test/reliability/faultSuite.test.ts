@@ -1,5 +1,6 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
+import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { newClientStats } from "../../provider/services/tuning";
 import { configureProvider } from "../support/providerConfig";
@@ -240,6 +241,7 @@ describe("200 resources under injected faults and the rate limit", () => {
   });
 
   test("delete, associations before their tasks", async () => {
+    startDeployment(); // a destroy: a deployment of its own
     await phase(
       "delete",
       [...state.keys()],

@@ -33,6 +33,11 @@ describe("checkRunTask", () => {
       ],
     ],
     [
+      "organization .., a dot segment",
+      { ...base, organization: ".." },
+      [{ property: "organization", reason: 'must not be "." or "..": as a path segment they mean "here" and "the parent", not a name' }],
+    ],
+    [
       "name characters",
       { ...base, organization: "o", name: "my task!" },
       [{ property: "name", reason: `may contain only letters, digits, '-' and '_': "my task!" has " ", "!"` }],
@@ -92,19 +97,20 @@ describe("diffRunTask", () => {
     checkRunTask({ organization: "o", name: "scanner", url: "https://a.example", hmacKey: "k1", ...over }, undefined).inputs;
 
   test("no change against the same program (taskId output and adopt ignored)", () => {
-    expect(diffRunTask(stored, news({ adopt: true }))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diffRunTask(stored, news({ adopt: true }))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
   });
 
-  test.each<[Record<string, unknown>, string[]]>([
-    [{ hmacKey: "k2" }, []],
-    [{ enabled: false }, []],
-    [{ description: "new" }, []],
-    [{ url: "https://b.example" }, []],
-    [{ name: "renamed" }, []],
-    [{ global: { enabled: true } }, []],
-    [{ organization: "other" }, ["organization"]],
-    [{ organization: UNKNOWN }, ["organization"]],
-  ])("%j", (over, replaces) => {
-    expect(diffRunTask(stored, news(over))).toEqual({ changes: true, replaces, deleteBeforeReplace: false });
+  // Delete before replace wherever a replacement (replaceOnChanges) would make a task of the same organization and name.
+  test.each<[Record<string, unknown>, string[], boolean]>([
+    [{ hmacKey: "k2" }, [], true],
+    [{ enabled: false }, [], true],
+    [{ description: "new" }, [], true],
+    [{ url: "https://b.example" }, [], true],
+    [{ name: "renamed" }, [], false],
+    [{ global: { enabled: true } }, [], true],
+    [{ organization: "other" }, ["organization"], false],
+    [{ organization: UNKNOWN }, ["organization"], false],
+  ])("%j", (over, replaces, deleteBeforeReplace) => {
+    expect(diffRunTask(stored, news(over))).toEqual({ changes: true, replaces, deleteBeforeReplace });
   });
 });

@@ -4,6 +4,11 @@ import { UNKNOWN } from "../../provider/common/unknown";
 const local = { name: "daily", interval: "24h", pathPrefix: "/snapshots", storageType: "local", localMaxSpace: 1_000_000 };
 
 describe("checkSnapshotAutoConfig", () => {
+  test("the longest interval the service holds passes, in seconds or as a duration", () => {
+    expect(checkSnapshotAutoConfig({ ...local, interval: 9_223_372_036 }).failures).toEqual([]);
+    expect(checkSnapshotAutoConfig({ ...local, interval: "2562047h" }).inputs).toMatchObject({ interval: 2562047 * 3600 });
+  });
+
   test("normalises interval and fills defaults", () => {
     expect(checkSnapshotAutoConfig({ ...local, __provider: "text" })).toEqual({
       inputs: { ...local, interval: 86400, retain: 1, filePrefix: "service-snapshot" },
@@ -136,6 +141,21 @@ describe("checkSnapshotAutoConfig", () => {
       ],
     ],
     ["negative retain", { ...local, retain: -1 }, [{ property: "retain", reason: "must be at least 1" }]],
+    ...[".", ".."].map((name): [string, Record<string, unknown>, { property: string; reason: string }[]] => [
+      `name ${name}, a dot segment`,
+      { ...local, name },
+      [{ property: "name", reason: 'must not be "." or "..": as a path segment they mean "here" and "the parent", not a name' }],
+    ]),
+    ...[9_223_372_037, "9223372037", "2562048h", 1e21].map((interval): [string, Record<string, unknown>, { property: string; reason: string }[]] => [
+      `interval ${JSON.stringify(interval)}, beyond what the service holds`,
+      { ...local, interval },
+      [
+        {
+          property: "interval",
+          reason: `is longer than the service can hold (at most 9223372036 seconds, about 292 years), got ${JSON.stringify(interval)}`,
+        },
+      ],
+    ]),
     [
       "bad interval",
       { ...local, interval: "1 fortnight" },

@@ -21,7 +21,7 @@ const program = { name: "daily", interval: "24h", pathPrefix: "/s", storageType:
 
 describe("diffSnapshotAutoConfig", () => {
   test("no change for 24h against 86400, omitted retain and filePrefix, or new provider text", () => {
-    expect(diffSnapshotAutoConfig(stored, checked(program))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diffSnapshotAutoConfig(stored, checked(program))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
   });
 
   test("adopt is not a change", () => {
@@ -33,14 +33,15 @@ describe("diffSnapshotAutoConfig", () => {
     expect(diffSnapshotAutoConfig({ ...old, interval: "24h" }, checked(program)).changes).toBe(false);
   });
 
-  test.each<[string, Record<string, unknown>, string[]]>([
-    ["interval", { interval: "12h" }, []],
-    ["retain", { retain: 3 }, []],
-    ["filePrefix", { filePrefix: "x" }, []],
-    ["localMaxSpace", { localMaxSpace: 2000 }, []],
-    ["name", { name: "weekly" }, ["name"]],
-  ])("%s change", (_l, change, replaces) => {
-    expect(diffSnapshotAutoConfig(stored, checked({ ...program, ...change }))).toEqual({ changes: true, replaces, deleteBeforeReplace: false });
+  // A replacement (the resource's replaceOnChanges) that keeps the name deletes the old configuration first.
+  test.each<[string, Record<string, unknown>, string[], boolean]>([
+    ["interval", { interval: "12h" }, [], true],
+    ["retain", { retain: 3 }, [], true],
+    ["filePrefix", { filePrefix: "x" }, [], true],
+    ["localMaxSpace", { localMaxSpace: 2000 }, [], true],
+    ["name", { name: "weekly" }, ["name"], false],
+  ])("%s change", (_l, change, replaces, deleteBeforeReplace) => {
+    expect(diffSnapshotAutoConfig(stored, checked({ ...program, ...change }))).toEqual({ changes: true, replaces, deleteBeforeReplace });
   });
 
   test("secret fields are compared by value", () => {
@@ -58,18 +59,18 @@ describe("diffSnapshotAutoConfig", () => {
     expect(diffSnapshotAutoConfig(old, checked({ ...s3, cloudASecretAccessKey: "k2" })).changes).toBe(true);
   });
 
-  test("unknown values are changes; an unknown name is a replacement", () => {
+  test("unknown values are changes; an unknown name is a replacement that may make another configuration", () => {
     expect(diffSnapshotAutoConfig(stored, checked({ ...program, interval: UNKNOWN }))).toEqual({
       changes: true,
       replaces: [],
-      deleteBeforeReplace: false,
+      deleteBeforeReplace: true,
     });
-    expect(diffSnapshotAutoConfig(stored, checked({ ...program, name: UNKNOWN })).replaces).toEqual(["name"]);
+    expect(diffSnapshotAutoConfig(stored, checked({ ...program, name: UNKNOWN }))).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
   });
 
   test("removing an optional field is a change", () => {
     const withKey = { ...stored, storageType: "cloudA-s3", localMaxSpace: undefined, cloudAS3Bucket: "b", cloudAS3Region: "r", cloudAS3KmsKey: "k" };
     const news = checked({ name: "daily", interval: 86400, pathPrefix: "/s", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" });
-    expect(diffSnapshotAutoConfig(withKey, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diffSnapshotAutoConfig(withKey, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
   });
 });

@@ -206,7 +206,11 @@ describe("WorkspaceRunTask, from the spec's samples", () => {
       taskId: "task-1",
       enforcementLevel: "mandatory",
       stages: ["pre_plan", "post_plan"],
+      stage: "post_plan",
     });
     expect(workspaceTaskFromWire(doc({ "enforcement-level": "advisory", stage: "pre_apply" }), "ws-x").stages).toEqual(["pre_apply"]);
+    // The deprecated `stage` of the result: the service's, else the first of `stages`; none where there is neither.
+    expect(workspaceTaskFromWire(doc({ "enforcement-level": "advisory", stages: ["pre_apply", "post_apply"] }), "ws-x").stage).toBe("pre_apply");
+    expect(workspaceTaskFromWire(doc({ "enforcement-level": "advisory" }), "ws-x")).not.toHaveProperty("stage");
   });
 });

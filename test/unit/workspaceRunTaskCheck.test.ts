@@ -93,16 +93,17 @@ describe("checkWorkspaceRunTask", () => {
 
 describe("diffWorkspaceRunTask", () => {
   const stored = { ...base, stages: ["post_plan"], stage: "post_plan", workspaceTaskId: "wstask-1" };
-  test.each<[Record<string, unknown>, boolean, string[]]>([
-    [{}, false, []],
-    [{ stage: "post_plan" }, false, []],
-    [{ enforcementLevel: "mandatory" }, true, []],
-    [{ stages: ["pre_plan", "post_plan"] }, true, []],
-    [{ taskId: "task-other" }, true, ["taskId"]],
-    [{ taskId: UNKNOWN }, true, ["taskId"]],
-    [{ workspaceId: "ws-other" }, true, ["workspaceId"]],
-  ])("%j", (over, changes, replaces) => {
+  // Delete before replace where a replacement (replaceOnChanges) would associate the same task with the same workspace.
+  test.each<[Record<string, unknown>, boolean, string[], boolean]>([
+    [{}, false, [], true],
+    [{ stage: "post_plan" }, false, [], true],
+    [{ enforcementLevel: "mandatory" }, true, [], true],
+    [{ stages: ["pre_plan", "post_plan"] }, true, [], true],
+    [{ taskId: "task-other" }, true, ["taskId"], false],
+    [{ taskId: UNKNOWN }, true, ["taskId"], false],
+    [{ workspaceId: "ws-other" }, true, ["workspaceId"], false],
+  ])("%j", (over, changes, replaces, deleteBeforeReplace) => {
     const news = checkWorkspaceRunTask(stored, { ...base, ...over }).inputs;
-    expect(diffWorkspaceRunTask(stored, news)).toEqual({ changes, replaces, deleteBeforeReplace: false });
+    expect(diffWorkspaceRunTask(stored, news)).toEqual({ changes, replaces, deleteBeforeReplace });
   });
 });

@@ -54,6 +54,11 @@ export class RunTaskHttp {
     return this.http.failure(method, path, res, opts);
   }
 
+  /** The error of a successful answer that is not the API's (see `HttpClient.unexpectedAnswer`). */
+  unexpectedAnswer(method: HttpMethod, path: string, res: HttpResponse, expected: string, opts: RequestOptions = {}): ServiceError {
+    return this.http.unexpectedAnswer(method, path, res, expected, opts);
+  }
+
   /**
    * Whether a list answers this token (rather than the service's 404): one request, one item. A refusal of the
    * page size (400, 422) is an answer too: the list is there.
@@ -67,12 +72,14 @@ export class RunTaskHttp {
    * Every item of a paged list. Pages of `PAGE_SIZE` are asked for; when the first page says how many there are,
    * the rest are fetched `PAGE_CONCURRENCY` at a time (in order), otherwise the next page is followed one after
    * another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
-   * `links.next` followed.
+   * `links.next` followed. A page that is not a list of resource objects of `type` is an error that names the
+   * address setting: never read as "none there", which would take every object for gone.
    */
-  async listAll(path: string, query: Record<string, string | undefined> = {}): Promise<ListResult> {
+  async listAll(path: string, type: string, query: Record<string, string | undefined> = {}): Promise<ListResult> {
     let pageSize: number | undefined = PAGE_SIZE;
-    const fetchPage = async (page: number) =>
-      (await this.request("GET", path, { query: { ...query, "page[number]": page, "page[size]": pageSize } })).body as ListDocument;
+    const get = async (pagePath: string, pageQuery: RequestOptions["query"]) =>
+      this.listPage(pagePath, type, await this.request("GET", pagePath, { query: pageQuery }));
+    const fetchPage = (page: number) => get(path, { ...query, "page[number]": page, "page[size]": pageSize });
     let first: ListDocument;
     try {
       first = await fetchPage(1);
@@ -97,14 +104,20 @@ export class RunTaskHttp {
           followed.add(key);
         }
         // The link decides the page; what the caller asked for (`include`) goes with it, should a server drop it.
-        doc = next.link
-          ? ((await this.request("GET", next.link.path, { query: { ...query, ...next.link.query } })).body as ListDocument)
-          : await fetchPage(page);
+        doc = next.link ? await get(next.link.path, { ...query, ...next.link.query }) : await fetchPage(page);
         docs.push(doc);
       }
     }
     const items = docs.flatMap((d) => resourcesOf(d));
     return docs.some((d) => Array.isArray(d.included)) ? { items, included: docs.flatMap((d) => includedOf(d)) } : { items };
+  }
+
+  /** A page of a list: `data` a list of resource objects of `type`, each with its id. */
+  private listPage(path: string, type: string, res: HttpResponse): ListDocument {
+    const data = (res.body as { data?: unknown } | undefined)?.data;
+    const items = Array.isArray(data) ? resourcesOf(res.body) : [];
+    if (Array.isArray(data) && items.length === data.length && items.every((item) => item.type === type)) return res.body as ListDocument;
+    throw this.http.unexpectedAnswer("GET", path, res, `a JSON:API list of "${type}"`);
   }
 
   /**

@@ -1,12 +1,11 @@
-import { SnapshotRunTaskError } from "../../common/errors";
-import { textExcerpt } from "../../http/serverMessages";
 import type { ConfigLookup } from "../../config/lookup";
+import type { HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
 import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
 import { explainNotFound, organizationProbe, workspaceProbe, type ParentProbe } from "./explainNotFound";
 import { SERVICE_NOT_FOUND } from "./notFound";
-import { resourceOf, type ResourceObject } from "./jsonApi";
+import { relatedId, resourceOf, type ResourceObject } from "./jsonApi";
 import { resolveRunTaskSettings } from "./settings";
 
 /** A JSON:API body to send: the resource's type, its attributes, and its relationships where it has some. */
@@ -36,14 +35,29 @@ export class RunTaskEndpoints {
   }
 
   listTasks(organization: string, include?: string): Promise<ListResult> {
-    return this.http.listAll(`/organizations/${segment(organization)}/tasks`, { include });
+    return this.http.listAll(`/organizations/${segment(organization)}/tasks`, "tasks", { include });
   }
 
   /** The task and what `include` asked for; undefined on the service's 404. */
   async showTask(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
-    const res = await this.http.request("GET", `/tasks/${segment(id)}`, { query: { include }, ...SERVICE_NOT_FOUND });
+    const path = `/tasks/${segment(id)}`;
+    const res = await this.http.request("GET", path, { query: { include }, ...SERVICE_NOT_FOUND });
     if (res.status === 404) return undefined;
-    return { task: this.documentOf(res.body, "GET", `/tasks/${segment(id)}`), included: (res.body as { included?: unknown })?.included };
+    return { task: this.documentOf("GET", path, res, "tasks"), included: (res.body as { included?: unknown })?.included };
+  }
+
+  /**
+   * As `showTask`, with the task's global settings where its show leaves `global-configuration` out (the spec's
+   * show sample does): from its item in its organization's list, whose answers carry them. Unchanged where the list
+   * has none either (an organization without the global run tasks feature).
+   */
+  async showTaskWithGlobal(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
+    const found = await this.showTask(id, include);
+    const organization = found && relatedId(found.task, "organization");
+    if (!found || !organization || found.task.attributes["global-configuration"] !== undefined) return found;
+    const listed = (await this.listTasks(organization)).items.find((t) => t.id === id)?.attributes["global-configuration"];
+    if (listed === undefined) return found;
+    return { ...found, task: { ...found.task, attributes: { ...found.task.attributes, "global-configuration": listed } } };
   }
 
   /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
@@ -72,13 +86,13 @@ export class RunTaskEndpoints {
   }
 
   listWorkspaceTasks(workspaceId: string): Promise<ListResult> {
-    return this.http.listAll(`/workspaces/${segment(workspaceId)}/tasks`);
+    return this.http.listAll(`/workspaces/${segment(workspaceId)}/tasks`, "workspace-tasks");
   }
 
   async showWorkspaceTask(workspaceId: string, id: string): Promise<ResourceObject | undefined> {
     const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
     const res = await this.http.request("GET", path, SERVICE_NOT_FOUND);
-    return res.status === 404 ? undefined : this.documentOf(res.body, "GET", path);
+    return res.status === 404 ? undefined : this.documentOf("GET", path, res, "workspace-tasks");
   }
 
   updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
@@ -96,26 +110,24 @@ export class RunTaskEndpoints {
   private async expectDocument(
     method: "POST" | "PATCH",
     path: string,
-    request: { json: unknown; secrets?: string[] },
+    request: { json: { data: Body }; secrets?: string[] },
     probe: ParentProbe | undefined,
   ): Promise<ResourceObject> {
     const opts = { ...request, ...SERVICE_NOT_FOUND };
     const res = await this.http.request(method, path, opts);
-    if (res.status !== 404) return this.documentOf(res.body, method, path);
+    if (res.status !== 404) return this.documentOf(method, path, res, request.json.data.type, opts);
     const failure = this.http.failure(method, path, res, opts);
     throw probe ? await explainNotFound(this.http, failure, probe) : failure;
   }
 
-  /** The resource object of a successful answer; an answer without one is not the service's, whose address is named. */
-  private documentOf(body: unknown, method: string, path: string): ResourceObject {
-    const resource = resourceOf(body);
-    if (resource) return resource;
-    const shown = typeof body === "string" ? `: ${textExcerpt(body)}` : "";
-    throw new SnapshotRunTaskError(
-      "unexpected_answer",
-      `run task service: ${method} ${path} answered without a JSON:API document${shown}; check ${this.http.addressSetting}, ` +
-        "which may reach something other than the service (a proxy, a web server)",
-    );
+  /**
+   * The resource of a document of `type`. Any other answer (a 204, a proxy's page, `{"data": null}`) is an error
+   * naming the address setting, never taken for the object; after a POST, whether it created is unknown.
+   */
+  private documentOf(method: HttpMethod, path: string, res: HttpResponse, type: Body["type"], opts: RequestOptions = {}): ResourceObject {
+    const resource = resourceOf(res.body);
+    if (resource?.type === type) return resource;
+    throw this.http.unexpectedAnswer(method, path, res, `a JSON:API document of type "${type}"`, opts);
   }
 }
 

@@ -1,6 +1,6 @@
 import { hasCode } from "../../common/errors";
 import type { RunTaskEndpoints } from "./endpoints";
-import { includedOf } from "./jsonApi";
+import { relatedId, type ResourceObject } from "./jsonApi";
 import { FORGET_ADVICE, ORGANIZATION_SETTING, TOKEN_SETTING } from "./notFound";
 import { notProvenGone } from "./outcomes";
 
@@ -44,64 +44,50 @@ export async function requireTaskGone(api: RunTaskEndpoints, method: Verb, id: s
 }
 
 /**
- * After `method /workspaces/:ws/tasks/:id` answered 404: resolves when the workspace's run task list proves the
- * association gone, or, where that list answers 404 too, when its task (`taskId`, from the state) answers without
- * it among its included associations: the workspace was deleted, and the association with it.
+ * After `method /workspaces/:ws/tasks/:id` answered 404: resolves when the workspace's own run task list proves the
+ * association gone. Nothing else can: where that list answers 404 too, the workspace may have been deleted, or the
+ * token may not see it, and what the task says of its associations (`include=workspace_tasks`) leaves out, on a
+ * service that hides what a token may not see, exactly the associations in question. Both ways out are named.
  */
-export async function requireAssociationGone(
-  api: RunTaskEndpoints,
-  method: Verb,
-  workspaceId: string,
-  id: string,
-  taskId: string | undefined,
-): Promise<void> {
+export async function requireAssociationGone(api: RunTaskEndpoints, method: Verb, workspaceId: string, id: string): Promise<void> {
   const call = `run task service: ${method} /workspaces/${workspaceId}/tasks/${id} answered 404`;
-  const ws = `workspace ${workspaceId}`;
-  const permission = `the Manage Workspace Run Tasks permission on ${ws}, which the spec names for associating and dissociating run tasks`;
-  let ids: string[];
-  try {
-    ids = (await api.listWorkspaceTasks(workspaceId)).items.map((w) => w.id);
-  } catch (err) {
-    if (!hasCode(err, "not_found")) throw notProvenGone(`${call}, and the run task list of ${ws} could not be read to tell: ${messageOf(err)}`, err);
-    return requireGoneWithWorkspace(api, call, ws, permission, id, taskId);
-  }
+  const ids = (await workspaceList(api, workspaceId, call)).map((w) => w.id);
   if (!ids.includes(id)) return;
   throw notProvenGone(
-    `${call}, but the run task list of ${ws} holds ${id}: the token may list the workspace's run tasks but not ${acting(method)} this ` +
-      `association. It needs ${permission}: use a token with it (${TOKEN_SETTING}); the association is kept in the state`,
+    `${call}, but the run task list of workspace ${workspaceId} holds ${id}: the token may list the workspace's run tasks but not ` +
+      `${acting(method)} this association. It needs ${workspacePermission(workspaceId)}: use a token with it (${TOKEN_SETTING}); the ` +
+      "association is kept in the state",
   );
 }
 
-/** The workspace's list answered 404 as well: its task, where known and visible, says whether the association is there. */
-async function requireGoneWithWorkspace(
-  api: RunTaskEndpoints,
-  call: string,
-  ws: string,
-  permission: string,
-  id: string,
-  taskId: string | undefined,
-): Promise<void> {
-  let shown: Awaited<ReturnType<RunTaskEndpoints["showTask"]>>;
+/**
+ * The `wstask-` id of the association of `taskId` in the workspace, by the workspace's own list; undefined when the
+ * list answers without it (proof that it is gone). An association is known by its task where the create that made
+ * it could not learn its id (it is then recorded as `<workspace-id>/<task-id>`).
+ */
+export async function associationOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<string | undefined> {
+  const call = `run task service: the association of ${taskId} is known by its task, and workspace ${workspaceId} is asked for its id`;
+  return (await workspaceList(api, workspaceId, call)).find((w) => relatedId(w, "task") === taskId)?.id;
+}
+
+/** The workspace's run task list; where it cannot be read, an error that keeps the association in the state. */
+async function workspaceList(api: RunTaskEndpoints, workspaceId: string, call: string): Promise<ResourceObject[]> {
+  const ws = `workspace ${workspaceId}`;
   try {
-    shown = taskId ? await api.showTask(taskId, "workspace_tasks") : undefined;
+    return (await api.listWorkspaceTasks(workspaceId)).items;
   } catch (err) {
-    throw notProvenGone(`${call}, and so does the run task list of ${ws}; asking task ${taskId} failed: ${messageOf(err)}`, err);
-  }
-  // Only an answer that included the associations can tell: a server that ignores `include` proves nothing.
-  const listed = shown && Array.isArray(shown.included) ? includedOf({ included: shown.included }) : undefined;
-  if (listed && !listed.some((r) => r.type === "workspace-tasks" && r.id === id)) return;
-  if (listed) {
+    if (!hasCode(err, "not_found")) throw notProvenGone(`${call}, and the run task list of ${ws} could not be read to tell: ${messageOf(err)}`, err);
     throw notProvenGone(
-      `${call}, and so does the run task list of ${ws}, while task ${taskId} still lists the association: the token lacks ${permission} ` +
-        `(${TOKEN_SETTING}); the association is kept in the state`,
+      `${call}, and the run task list of ${ws} answers 404: the token cannot see the workspace, or the workspace was deleted, and the ` +
+        `association with it. The association is kept in the state. Use a token that may see the workspace (it needs ` +
+        `${workspacePermission(workspaceId)}; ${TOKEN_SETTING}); or, if the workspace was deleted, ${FORGET_ADVICE}`,
+      err,
     );
   }
-  const task = !taskId ? "" : shown ? ` (task ${taskId} answers, but without its associations, so it cannot tell)` : ` and task ${taskId}`;
-  throw notProvenGone(
-    `${call}, and so does the run task list of ${ws}${task}: the workspace may have been deleted, and the association with it, or the ` +
-      `token cannot see it (it needs ${permission}). Check ${TOKEN_SETTING}; the association is kept in the state. If the workspace is ` +
-      `gone for certain, ${FORGET_ADVICE}`,
-  );
+}
+
+function workspacePermission(workspaceId: string): string {
+  return `the Manage Workspace Run Tasks permission on workspace ${workspaceId}, which the spec names for associating and dissociating run tasks`;
 }
 
 function messageOf(err: unknown): string {

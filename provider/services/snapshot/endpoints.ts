@@ -1,4 +1,5 @@
-import type { HttpClient, HttpResponse } from "../../http/client";
+import * as z from "zod";
+import type { HttpClient, HttpMethod, HttpResponse } from "../../http/client";
 import type { ClientTuning } from "../tuning";
 import { snapshotHttpClient } from "./client";
 import { isNoSuchConfiguration } from "./notFound";
@@ -29,16 +30,15 @@ export class SnapshotEndpoints {
 
   /** The configuration, or undefined when there is none of that name. */
   async readConfig(name: string, secrets: string[] = []): Promise<SnapshotConfigWire | undefined> {
-    const res = await this.http.request("GET", configPath(name), { ...MISSING, secrets });
-    return res.status === 404 ? undefined : dataOf(res.body);
+    const path = configPath(name);
+    const res = await this.http.request("GET", path, { ...MISSING, secrets });
+    return res.status === 404 ? undefined : this.answerOf(CONFIG_ANSWER, "GET", path, res, { secrets }).data;
   }
 
   /** Names of every configuration; none when the service answers its empty 404. */
   async listConfigs(): Promise<string[]> {
     const res = await this.http.request("LIST", `${BASE}/config`, MISSING);
-    if (res.status === 404) return [];
-    const keys = dataOf(res.body)?.keys;
-    return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string") : [];
+    return res.status === 404 ? [] : this.answerOf(LIST_ANSWER, "LIST", `${BASE}/config`, res).data.keys;
   }
 
   /** Deletes the configuration; false when it did not exist. */
@@ -49,20 +49,39 @@ export class SnapshotEndpoints {
 
   /** The status of the named configuration, or undefined when there is none of that name. */
   async readStatus(name: string): Promise<Record<string, unknown> | undefined> {
-    const res = await this.http.request("GET", `${BASE}/status/${encodeURIComponent(name)}`, MISSING);
-    return res.status === 404 ? undefined : dataOf(res.body);
+    const path = `${BASE}/status/${encodeURIComponent(name)}`;
+    const res = await this.http.request("GET", path, MISSING);
+    return res.status === 404 ? undefined : this.answerOf(STATUS_ANSWER, "GET", path, res).data;
+  }
+
+  /**
+   * A read's body in the spec's shape. Any other (a 204, a proxy's page, `{}`, `{"data": null}`) is an error that
+   * names the address setting: never "no such configuration", never a configuration's values.
+   */
+  private answerOf<T>(answer: Answer<T>, method: HttpMethod, path: string, res: HttpResponse, opts: { secrets?: string[] } = {}): T {
+    const parsed = answer.schema.safeParse(res.body);
+    if (parsed.success) return parsed.data;
+    throw this.http.unexpectedAnswer(method, path, res, answer.says, opts);
   }
 }
 
 /** A 404 returned to the caller only in the service's shape for a missing name. */
 const MISSING = { allowStatus: [404], allowAnswer: (res: HttpResponse) => isNoSuchConfiguration(res.body) };
 
-function configPath(name: string): string {
-  return `${BASE}/config/${encodeURIComponent(name)}`;
+/** The shape of a read's answer, and how messages name it. */
+interface Answer<T> {
+  schema: z.ZodType<T>;
+  says: string;
 }
 
-function dataOf(body: unknown): Record<string, unknown> | undefined {
-  if (body === null || typeof body !== "object") return undefined;
-  const data = (body as { data?: unknown }).data;
-  return data !== null && typeof data === "object" ? (data as Record<string, unknown>) : undefined;
+/** The spec's read shape: `data` with at least what every configuration has (the fields a write requires). */
+const CONFIG_ANSWER = {
+  schema: z.object({ data: z.looseObject({ storage_type: z.string(), path_prefix: z.string(), interval: z.union([z.number(), z.string()]) }) }),
+  says: 'the service\'s configuration ({"data": {...}} with storage_type, path_prefix and interval)',
+};
+const LIST_ANSWER = { schema: z.object({ data: z.object({ keys: z.array(z.string()) }) }), says: 'the service\'s list ({"data": {"keys": [...]}})' };
+const STATUS_ANSWER = { schema: z.object({ data: z.record(z.string(), z.unknown()) }), says: 'the service\'s status ({"data": {...}})' };
+
+function configPath(name: string): string {
+  return `${BASE}/config/${encodeURIComponent(name)}`;
 }

@@ -1,0 +1,18 @@
+import { SnapshotRunTaskError } from "./errors";
+
+/**
+ * A create refused because an object with the same identity exists (found by looking, never by a server's wording).
+ * A provider cannot tell from a create which of the usual causes it is, so the message gives each with its fix, in
+ * the order they are met; `object` names it, e.g. `run task "scanner" in organization "acme"`.
+ */
+export function alreadyExists(object: string): SnapshotRunTaskError {
+  return new SnapshotRunTaskError(
+    "conflict",
+    `${object} already exists; a create never overwrites it. ` +
+      "Renamed or moved in the program (into a component, say)? Add the old name to the resource's `aliases`. " +
+      "Replaced with `pulumi up --replace`? Set the resource option `deleteBeforeReplace: true` (the engine decides that " +
+      "replacement without the provider). " +
+      "Made outside Pulumi? Set `adopt: true`, or `pulumi import` it. " +
+      "Never adopt what another resource of this stack holds: that resource's delete would remove it in a later deployment.",
+  );
+}

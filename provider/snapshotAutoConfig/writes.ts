@@ -1,0 +1,182 @@
+import { toPlainJson } from "../common/plainJson";
+import { messageOf, SnapshotRunTaskError } from "../common/errors";
+import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
+import { ServiceError } from "../http/serviceError";
+import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
+import { diffSnapshotAutoConfigDetail } from "./diff";
+import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
+import { writePlan } from "./writePlan";
+
+type Props = Record<string, unknown>;
+
+/**
+ * The write sequences of a configuration, each safe whichever request fails (docs/design.md, "Operations of
+ * several requests"): nothing the state claims is left deleted, nothing written is left unrecorded.
+ */
+export interface Writing {
+  api: SnapshotEndpoints;
+  /** The configuration the program wants. */
+  state: SnapshotAutoConfigState;
+  /** Values to redact from anything reported. */
+  secrets: string[];
+  /** The call's inputs (the dynamic provider's provider text goes with what a partial failure records). */
+  inputs: Props;
+}
+
+/**
+ * A create: one POST. When it fails in a way that may have been carried out (no answer, a 5xx), a read tells
+ * whether the configuration is there now; if so it is recorded (a partial failure), so that the next `up` is not
+ * refused "already exists" by the create's own object.
+ */
+export async function create(w: Writing): Promise<void> {
+  try {
+    await w.api.writeConfig(w.state.name, toWire(w.state), w.secrets);
+  } catch (err) {
+    throw await afterFailedPost(w, err, (held) => held !== undefined);
+  }
+}
+
+/**
+ * An adopt: the configuration the service holds becomes the program's, and what it held is never deleted. The
+ * program's configuration goes in one POST, clearing what it holds that the program does not set, credentials of
+ * the selected storage type included whether or not a read shows them (a service may mask them). A failure of
+ * that POST leaves the configuration as it was. Only where a POST cannot clear what was there (a storage-type
+ * switch, a setting with no value meaning unset, on a service that merges writes) is the configuration, by then
+ * the program's own, deleted and written afresh; if that fails, the program's is written back, and the object is
+ * recorded either way (a partial failure), so that the next `up` finishes the job.
+ */
+export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void> {
+  const plan = writePlan(w.state, held, credentialArgsOf(w.state.storageType));
+  try {
+    await w.api.writeConfig(w.state.name, plan.body, w.secrets);
+  } catch (err) {
+    throw await afterFailedPost(w, err, (now) => now !== undefined && holdsWhatWasSent(w, now));
+  }
+  if (!plan.rewrite) return;
+  try {
+    await w.api.deleteConfig(w.state.name, w.secrets);
+    await w.api.writeConfig(w.state.name, toWire(w.state), w.secrets);
+  } catch (err) {
+    const what = `adopted, but writing it afresh (${plan.rewrite}) failed`;
+    throw await writtenBack(w, { wire: toWire(w.state), outputs: outputs(w.state), recordAnyway: true }, err, what);
+  }
+}
+
+/**
+ * An update from `old`, the state's last write. Usually one POST (clearing what the program no longer sets), a
+ * failure of which leaves the old or the new configuration: when it may have been carried out, a read tells which,
+ * and the new one is recorded. Where a POST cannot clear what `old` holds (a storage-type switch, a setting with
+ * no value meaning unset), DELETE then POST; if the DELETE may have been carried out and the new configuration is
+ * not written, the previous one is written back, and failing that too, the object is recorded as it was with the
+ * failure (a partial failure), so that the next `up` writes it, whatever its diff.
+ */
+export async function update(w: Writing, old: SnapshotAutoConfigState): Promise<void> {
+  const plan = writePlan(w.state, toWire(old));
+  if (plan.rewrite) return rewrite(w, old, plan.body, plan.rewrite);
+  try {
+    await w.api.writeConfig(w.state.name, plan.body, w.secrets);
+  } catch (err) {
+    throw await afterFailedPost(w, err, (now) => now !== undefined && holdsWhatWasSent(w, now));
+  }
+}
+
+async function rewrite(w: Writing, old: SnapshotAutoConfigState, body: SnapshotConfigWire, why: string): Promise<void> {
+  try {
+    await w.api.deleteConfig(w.state.name, w.secrets);
+  } catch (err) {
+    if (!mayHaveBeenCarriedOut(err)) throw err;
+    throw await writtenBack(w, { wire: toWire(old), outputs: outputs(old) }, err, `to be deleted and written afresh (${why}), and the DELETE failed`);
+  }
+  try {
+    await w.api.writeConfig(w.state.name, body, w.secrets);
+  } catch (err) {
+    if (mayHaveBeenCarriedOut(err) && holdsWhatWasSent(w, await readOrUndefined(w))) throw recorded(w, outputs(w.state), err, recordedNote);
+    throw await writtenBack(w, { wire: toWire(old), outputs: outputs(old) }, err, `deleted to be written afresh (${why}), and writing it failed`);
+  }
+}
+
+/**
+ * After a failed step, the configuration the state is to claim (`back`) is written back. Done: the failure
+ * stands, saying so (an update changed nothing), or, where the object is the program's anyway (`recordAnyway`,
+ * an adopt), it is recorded. Not done: the configuration may be absent, and the object is recorded as `back` with
+ * the failure, so that the next `up` writes it whatever its diff.
+ */
+async function writtenBack(
+  w: Writing,
+  back: { wire: SnapshotConfigWire; outputs: Props; recordAnyway?: boolean },
+  err: unknown,
+  what: string,
+): Promise<Error> {
+  const name = `snapshot configuration "${w.state.name}"`;
+  try {
+    await w.api.writeConfig(w.state.name, back.wire, w.secrets);
+  } catch (again) {
+    return recorded(
+      w,
+      back.outputs,
+      err,
+      `${name} was ${what}; writing it back failed too (${messageOf(again)}), so it may be absent from the service. The state keeps ` +
+        "it with this error: the next `pulumi up` writes it again (or `pulumi refresh` drops it from the state if it is gone)",
+    );
+  }
+  if (back.recordAnyway)
+    return recorded(
+      w,
+      back.outputs,
+      err,
+      `${name} was ${what}; the program's configuration was written back (on a service that merges writes, settings of the ` +
+        "previous storage type may remain) and is recorded: the next `pulumi up` writes it again",
+    );
+  return withNote(err, `${name} was ${what}; the previous configuration was written back, so the service holds what the state says`);
+}
+
+/**
+ * After a POST that failed: where it may have been carried out and the service now holds what `made` accepts,
+ * the object is recorded (a partial failure); otherwise the failure stands.
+ */
+async function afterFailedPost(w: Writing, err: unknown, made: (held: SnapshotConfigWire | undefined) => boolean): Promise<Error> {
+  if (!mayHaveBeenCarriedOut(err)) return err as Error;
+  let held: SnapshotConfigWire | undefined;
+  try {
+    held = await w.api.readConfig(w.state.name, w.secrets);
+  } catch {
+    return err as Error;
+  }
+  return made(held) ? recorded(w, outputs(w.state), err, recordedNote) : (err as Error);
+}
+
+const recordedNote =
+  "the service holds the configuration as written, though the call failed; it is recorded, and the next `pulumi up` writes it again";
+
+/** A partial failure: the object recorded with `properties`, the failure and what it means as the reason. */
+function recorded(w: Writing, properties: Props, err: unknown, note: string): PartialFailure {
+  return new PartialFailure(codeOf(err), `${messageOf(err)}; ${note}`, w.state.name, withProviderText(properties, w.inputs), { cause: err });
+}
+
+/** Whether the service holds, by the provider's reading, what the program wants. */
+function holdsWhatWasSent(w: Writing, held: SnapshotConfigWire | undefined): boolean {
+  return held !== undefined && !diffSnapshotAutoConfigDetail(fromWire(w.state.name, held, w.state), w.state).changes;
+}
+
+async function readOrUndefined(w: Writing): Promise<SnapshotConfigWire | undefined> {
+  try {
+    return await w.api.readConfig(w.state.name, w.secrets);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failure after which the request may have been carried out: no answer, or a server failure. */
+function mayHaveBeenCarriedOut(err: unknown): boolean {
+  return err instanceof ServiceError && err.code !== "tls" && (err.status === undefined || err.status >= 500);
+}
+
+function outputs(state: SnapshotAutoConfigState): Props {
+  return toPlainJson(state) as Props;
+}
+
+/** The failure, with what it left said after it. */
+function withNote(err: unknown, note: string): Error {
+  if (err instanceof ServiceError) return err.with({ advice: err.advice ? `${err.advice}; ${note}` : note });
+  return new SnapshotRunTaskError(codeOf(err), `${messageOf(err)}; ${note}`, { cause: err });
+}
