@@ -56,11 +56,11 @@ export function secretsOfCall(): readonly string[] {
   return callSecrets.getStore() ?? [];
 }
 
-let cancellation = new AbortController();
+const cancellation = new AbortController();
 
 /**
  * The engine's Cancel: every request in flight is aborted and every retry wait cut short, and calls after it fail
- * at once; the engine ends the plugin next. `resetCancellation` is for tests that reuse the process.
+ * at once; the engine ends the plugin next.
  */
 export function cancelCalls(): void {
   cancellation.abort();
@@ -68,8 +68,4 @@ export function cancelCalls(): void {
 
 export function cancelSignal(): AbortSignal {
   return cancellation.signal;
-}
-
-export function resetCancellation(): void {
-  cancellation = new AbortController();
 }

@@ -62,5 +62,3 @@ export const providers = {
     return core().workspaceRunTaskProvider;
   },
 };
-
-export type ProviderKind = keyof typeof providers;

@@ -29,8 +29,3 @@ export function toPlainJson(value: unknown): Json {
       throw new TypeError(`not representable in state: ${typeof value}`);
   }
 }
-
-/** Shallow copy without the keys whose value is undefined. */
-export function dropUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

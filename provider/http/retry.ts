@@ -63,9 +63,12 @@ export function retryPolicy(
 
 /** `settings` over the defaults; unset (undefined) values take the default. */
 export function retrySettings(...layers: Partial<RetrySettings>[]): RetrySettings {
-  const out: RetrySettings = { ...DEFAULT_RETRY };
-  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
-  return out;
+  return layers.reduce<RetrySettings>((out, layer) => ({ ...out, ...setIn(layer) }), { ...DEFAULT_RETRY });
+}
+
+/** The settings a layer sets: an unset (undefined) value leaves the one below in place. */
+function setIn(layer: Partial<RetrySettings>): Partial<RetrySettings> {
+  return Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined));
 }
 
 function retryReason(outcome: AttemptOutcome, idempotent: boolean): string | undefined {
