@@ -4,7 +4,7 @@ import type { ServiceError } from "../../http/serviceError";
 import { operationRetry, serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
 import { includedOf, JSON_API, resourcesOf, type ListDocument, type ResourceObject } from "./jsonApi";
-import { ADDRESS_ADVICE, isJsonApiErrorDocument, MISSING_OR_FORBIDDEN_ADVICE, SERVICE_NOT_FOUND, TOKEN_SETTING } from "./notFound";
+import { runTaskHint, SERVICE_NOT_FOUND } from "./errors";
 import { RUNTASK_SERVICE, type RunTaskSettings } from "./settings";
 
 /** The page size asked for; fewer pages means fewer round trips when following a list. */
@@ -143,16 +143,4 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T)
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/** What a failed status usually means on this service. */
-export function runTaskHint(status: number, _messages: string[], body: unknown): string | undefined {
-  switch (status) {
-    case 401:
-      return `the token is not valid (${TOKEN_SETTING})`;
-    case 404:
-      return isJsonApiErrorDocument(body) ? MISSING_OR_FORBIDDEN_ADVICE : ADDRESS_ADVICE;
-    default:
-      return undefined;
-  }
 }

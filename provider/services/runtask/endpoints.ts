@@ -1,10 +1,10 @@
 import type { ConfigLookup } from "../../config/lookup";
 import type { HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
+import type { ServiceError } from "../../http/serviceError";
 import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
-import { explainNotFound, organizationProbe, workspaceProbe, type ParentProbe } from "./explainNotFound";
-import { SERVICE_NOT_FOUND } from "./notFound";
+import { explainNotFound, organizationProbe, SERVICE_NOT_FOUND, workspaceProbe, type ParentProbe } from "./errors";
 import { relatedId, resourceOf, type ResourceObject } from "./jsonApi";
 import { resolveRunTaskSettings } from "./settings";
 
@@ -21,7 +21,7 @@ const segment = encodeURIComponent;
  * The run task endpoints (spec: run-task-api.md, "Endpoints"): organizations' run tasks and their association
  * to workspaces. The service's 404 means "missing or not authorized". Reads and deletes answer `undefined`/false
  * for it and leave the callers to prove which of the two it is (`proofOfGone`); the other calls fail with an
- * error that says which of the object's parent and the object answered (`explainNotFound`). A 404 that is not
+ * error that says which of the object's parent and the object answered (`explainNotFound`, errors.ts). A 404 that is not
  * the service's own fails at once, naming the address.
  */
 export class RunTaskEndpoints {
@@ -80,7 +80,8 @@ export class RunTaskEndpoints {
     const opts = { json: { data: body }, ...SERVICE_NOT_FOUND };
     const res = await this.http.request("POST", path, opts);
     if (res.status === 404) {
-      throw await explainNotFound(this.http, this.http.failure("POST", path, res, opts), workspaceProbe(workspaceId, "associate", body));
+      const probe = workspaceProbe(workspaceId, "associate", body.relationships?.task?.data.id);
+      throw await this.explained(this.http.failure("POST", path, res, opts), probe);
     }
     return resourceOf(res.body);
   }
@@ -97,7 +98,7 @@ export class RunTaskEndpoints {
 
   updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
     const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
-    return this.expectDocument("PATCH", path, { json: { data: body } }, workspaceProbe(workspaceId, "update", body, id));
+    return this.expectDocument("PATCH", path, { json: { data: body } }, workspaceProbe(workspaceId, "update", body.relationships?.task?.data.id, id));
   }
 
   /** False on the service's 404. */
@@ -117,7 +118,12 @@ export class RunTaskEndpoints {
     const res = await this.http.request(method, path, opts);
     if (res.status !== 404) return this.documentOf(method, path, res, request.json.data.type, opts);
     const failure = this.http.failure(method, path, res, opts);
-    throw probe ? await explainNotFound(this.http, failure, probe) : failure;
+    throw probe ? await this.explained(failure, probe) : failure;
+  }
+
+  /** A call's 404, explained by asking the parent's list (`explainNotFound`). */
+  private explained(failure: ServiceError, probe: ParentProbe): Promise<ServiceError> {
+    return explainNotFound(failure, probe, (parentPath) => this.http.answers(parentPath));
   }
 
   /**

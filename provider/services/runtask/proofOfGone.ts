@@ -1,8 +1,7 @@
-import { hasCode } from "../../common/errors";
+import { hasCode, messageOf } from "../../common/errors";
 import type { RunTaskEndpoints } from "./endpoints";
 import { relatedId, type ResourceObject } from "./jsonApi";
-import { FORGET_ADVICE, ORGANIZATION_SETTING, TOKEN_SETTING } from "./notFound";
-import { notProvenGone } from "./outcomes";
+import { FORGET_ADVICE, notProvenGone, ORGANIZATION_SETTING, TOKEN_SETTING } from "./errors";
 
 /**
  * The service answers 404 both for a missing object and for one the token may not see or act on. After a read's
@@ -88,8 +87,4 @@ async function workspaceList(api: RunTaskEndpoints, workspaceId: string, call: s
 
 function workspacePermission(workspaceId: string): string {
   return `the Manage Workspace Run Tasks permission on workspace ${workspaceId}, which the spec names for associating and dissociating run tasks`;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

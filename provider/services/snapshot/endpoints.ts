@@ -1,9 +1,9 @@
 import * as z from "zod";
 import type { HttpClient, HttpMethod, HttpResponse } from "../../http/client";
+import { serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
-import { snapshotHttpClient } from "./client";
-import { isNoSuchConfiguration } from "./notFound";
-import type { SnapshotSettings } from "./settings";
+import { NO_SUCH_CONFIGURATION, snapshotHint } from "./errors";
+import { SNAPSHOT_SERVICE, type SnapshotSettings } from "./settings";
 
 /** A configuration as the service reads and writes it (snake_case wire names). */
 export type SnapshotConfigWire = Record<string, unknown>;
@@ -13,14 +13,16 @@ const BASE = "/sys/storage/raft/snapshot-auto";
 /**
  * The five endpoints of the automated snapshot API (spec: snapshot-auto-api.md, "Endpoints").
  *
- * A 404 means "no such configuration" only in the service's own shape for it (`isNoSuchConfiguration`); any
+ * A 404 means "no such configuration" only in the service's own shape for it (`isNoSuchConfiguration`, errors.ts); any
  * other 404 fails as any other status does, through the client's one path for errors (redacted, with advice).
  */
 export class SnapshotEndpoints {
   private readonly http: HttpClient;
 
   constructor(settings: SnapshotSettings, tuning?: ClientTuning) {
-    this.http = snapshotHttpClient(settings, tuning);
+    // `X-Service-Token`, JSON, and advice on what the service's statuses mean.
+    const headers = { "x-service-token": settings.token, accept: "application/json" };
+    this.http = serviceHttpClient(SNAPSHOT_SERVICE, settings, { headers, hint: snapshotHint }, tuning);
   }
 
   /** Creates or replaces the named configuration (the service's POST is an upsert). */
@@ -31,26 +33,26 @@ export class SnapshotEndpoints {
   /** The configuration, or undefined when there is none of that name. */
   async readConfig(name: string, secrets: string[] = []): Promise<SnapshotConfigWire | undefined> {
     const path = configPath(name);
-    const res = await this.http.request("GET", path, { ...MISSING, secrets });
+    const res = await this.http.request("GET", path, { ...NO_SUCH_CONFIGURATION, secrets });
     return res.status === 404 ? undefined : this.answerOf(CONFIG_ANSWER, "GET", path, res, { secrets }).data;
   }
 
   /** Names of every configuration; none when the service answers its empty 404. */
   async listConfigs(): Promise<string[]> {
-    const res = await this.http.request("LIST", `${BASE}/config`, MISSING);
+    const res = await this.http.request("LIST", `${BASE}/config`, NO_SUCH_CONFIGURATION);
     return res.status === 404 ? [] : this.answerOf(LIST_ANSWER, "LIST", `${BASE}/config`, res).data.keys;
   }
 
   /** Deletes the configuration; false when it did not exist. */
   async deleteConfig(name: string, secrets: string[] = []): Promise<boolean> {
-    const res = await this.http.request("DELETE", configPath(name), { ...MISSING, secrets });
+    const res = await this.http.request("DELETE", configPath(name), { ...NO_SUCH_CONFIGURATION, secrets });
     return res.status !== 404;
   }
 
   /** The status of the named configuration, or undefined when there is none of that name. */
   async readStatus(name: string): Promise<Record<string, unknown> | undefined> {
     const path = `${BASE}/status/${encodeURIComponent(name)}`;
-    const res = await this.http.request("GET", path, MISSING);
+    const res = await this.http.request("GET", path, NO_SUCH_CONFIGURATION);
     return res.status === 404 ? undefined : this.answerOf(STATUS_ANSWER, "GET", path, res).data;
   }
 
@@ -64,9 +66,6 @@ export class SnapshotEndpoints {
     throw this.http.unexpectedAnswer(method, path, res, answer.says, opts);
   }
 }
-
-/** A 404 returned to the caller only in the service's shape for a missing name. */
-const MISSING = { allowStatus: [404], allowAnswer: (res: HttpResponse) => isNoSuchConfiguration(res.body) };
 
 /** The shape of a read's answer, and how messages name it. */
 interface Answer<T> {

@@ -1,4 +1,23 @@
+import type { HttpResponse } from "../../http/client";
 import { SNAPSHOT_SETTING_KEYS } from "./settings";
+
+/**
+ * The snapshot service's errors: what its failed statuses mean, and its 404, which means "no such configuration"
+ * only in the service's own shape for it.
+ */
+
+const TOKEN = SNAPSHOT_SETTING_KEYS.token.join(" / ");
+const ADDRESS = SNAPSHOT_SETTING_KEYS.address.join(" / ");
+
+/** What a failed status usually means for these endpoints: the advice the client adds to its error. */
+export function snapshotHint(status: number, _messages: string[], body: unknown): string | undefined {
+  if (status === 401) return `the token is not valid: check ${TOKEN}`;
+  if (status === 403) {
+    return `the token (${TOKEN}) is not valid, or lacks the sudo capability on sys/storage/raft/snapshot-auto/* (the configuration endpoints need it)`;
+  }
+  if (status === 404) return describeNotFound(body);
+  return undefined;
+}
 
 /**
  * The service answers a name it does not hold with a 404 whose body is a JSON object with an empty `errors` list.
@@ -13,7 +32,8 @@ export function isNoSuchConfiguration(body: unknown): boolean {
     : false;
 }
 
-const ADDRESS = SNAPSHOT_SETTING_KEYS.address.join(" / ");
+/** Request options that return a 404 to the caller only in the service's shape for a missing name. */
+export const NO_SUCH_CONFIGURATION = { allowStatus: [404], allowAnswer: (res: HttpResponse) => isNoSuchConfiguration(res.body) };
 
 const UNSERVED_HINT =
   "the service does not serve the automated snapshot endpoints here: they need an enterprise license, and calls from the root namespace";
