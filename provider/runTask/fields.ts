@@ -4,6 +4,8 @@ import { jsonEqual } from "../common/jsonEqual";
 import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
 import { enforcementLevelSchema, stageListSchema } from "../services/runtask/vocabularySchemas";
 import { defineTable, t, value } from "../table/field";
+import { checkByTable, type CheckContext, type CheckResult } from "../table/check";
+import { diffByTable, outcomeOf, type DiffDetail, type DiffOutcome } from "../table/diff";
 
 /** The spec's limit on a description, in characters (code points, not UTF-16 units). */
 export const MAX_DESCRIPTION = 300;
@@ -140,3 +142,27 @@ export const runTaskTable = defineTable("RunTask", {
   adopt: { value: t.boolean, onChange: "none" },
   taskId: { value: t.string, output: true, onChange: "none" },
 });
+
+// What the table answers: check and diff, which send nothing.
+
+/**
+ * Validates and normalises `RunTask` arguments: `enabled` true, `category` "task", `global.enabled` false when
+ * `global` is set, and the organization from the provider's stack config or environment when not given.
+ */
+export function checkRunTask(
+  news: Record<string, unknown>,
+  defaultOrganization: string | undefined,
+  context: CheckContext = {},
+  olds: Record<string, unknown> = {},
+): CheckResult {
+  return checkByTable(runTaskTable, news, olds, { ...context, organization: defaultOrganization });
+}
+
+/** Field by field, as the table says: a new organization replaces the task; `global` is compared by meaning. */
+export function diffRunTaskDetail(olds: Record<string, unknown>, news: Record<string, unknown>): DiffDetail {
+  return diffByTable(runTaskTable, olds, news);
+}
+
+export function diffRunTask(olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {
+  return outcomeOf(diffRunTaskDetail(olds, news));
+}

@@ -11,11 +11,9 @@ import type { ResourceObject } from "../services/runtask/jsonApi";
 import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
-import { checkRunTask } from "./check";
-import { diffRunTaskDetail } from "./diff";
+import { asksForGlobal, checkRunTask, diffRunTaskDetail, runTaskTable, sameGlobal } from "./fields";
 import { noticeAdoption } from "../adoptionNotice";
 import { taskIdOfImport } from "./importId";
-import { asksForGlobal, runTaskTable, sameGlobal } from "./fields";
 import { globalToSend, inputsOf, reportedGlobal, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
 type Props = Record<string, unknown>;

@@ -3,6 +3,10 @@ import { DOT_SEGMENT_REASON, nonEmptyString, notDotSegment, wholeNumber } from "
 import { defineTable, t, value, type Field, type ValueType } from "../table/field";
 import { parseInterval } from "./interval";
 import { CLOUD_B_AUTH_MODES, STORAGE_TYPES, type StorageType } from "./storageTypes";
+import { isUnknown } from "../common/unknown";
+import { checkByTable, type CheckContext, type CheckResult, type Rule } from "../table/check";
+import { diffByTable, outcomeOf, type DiffDetail, type DiffOutcome } from "../table/diff";
+import { groupRule } from "../table/groupRule";
 
 export { STORAGE_TYPES, type StorageType, CLOUD_B_AUTH_MODES };
 
@@ -96,3 +100,89 @@ export const snapshotAutoConfigTable = defineTable("SnapshotAutoConfig", {
 
   adopt: { value: t.boolean, onChange: "none" },
 });
+
+// Rules of the spec that span several arguments, each named for what it checks.
+
+/** The storage type selects its parameter group: other groups' parameters are refused, its required ones needed. */
+export const storageTypeGroup: Rule = groupRule(snapshotAutoConfigTable.fields, "storageType", "storage type");
+
+/** Storage types whose path prefix must end in `/`. */
+export const TRAILING_SLASH_REQUIRED: ReadonlySet<StorageType> = new Set(["cloudB-blob", "cloudC-gcs"]);
+
+/** `cloudB-blob` and `cloudC-gcs` take a path prefix ending in `/`. */
+export const trailingSlashOfPathPrefix: Rule = ({ values }) => {
+  const { storageType, pathPrefix } = values;
+  if (!TRAILING_SLASH_REQUIRED.has(storageType as StorageType) || typeof pathPrefix !== "string" || isUnknown(pathPrefix)) return [];
+  if (pathPrefix.endsWith("/")) return [];
+  return [{ property: "pathPrefix", reason: `must end with "/" for storage type "${String(storageType)}" (got "${pathPrefix}")` }];
+};
+
+/** KMS encryption and AES256 server-side encryption exclude each other. */
+export const kmsOrServerSideEncryption: Rule = ({ values }) =>
+  values.cloudAS3EnableKms === true && values.cloudAS3ServerSideEncryption === true
+    ? [
+        {
+          property: "cloudAS3EnableKms",
+          reason: "cannot be combined with cloudAS3ServerSideEncryption: choose KMS encryption or AES256 server-side encryption",
+        },
+      ]
+    : [];
+
+/**
+ * A setting the service would ignore silently given another one's value: refused, so that the program says only
+ * what holds. `holds` answers undefined while the other value is unknown (preview), and the rule then waits.
+ */
+function ignoredUnless(setting: string, holds: (values: Record<string, unknown>) => boolean | undefined, reason: string): Rule {
+  return ({ values }) => {
+    if (values[setting] === undefined || isUnknown(values[setting])) return [];
+    return holds(values) === false ? [{ property: setting, reason }] : [];
+  };
+}
+
+/** The KMS key is used only with KMS encryption on. */
+export const kmsKeyNeedsKms: Rule = ignoredUnless(
+  "cloudAS3KmsKey",
+  (v) => (isUnknown(v.cloudAS3EnableKms) ? undefined : v.cloudAS3EnableKms === true),
+  "is used only when cloudAS3EnableKms is true (the service would ignore it): set cloudAS3EnableKms: true, or remove cloudAS3KmsKey",
+);
+
+/** The account key is for `shared` authentication, the client id for `managed`. */
+export const cloudBCredentialOfAuthMode: Rule = (input) => [
+  ...ignoredUnless(
+    "cloudBAccountKey",
+    (v) => (isUnknown(v.cloudBAuthMode) ? undefined : v.cloudBAuthMode !== "managed"),
+    'is used for "shared" authentication, and cloudBAuthMode is "managed" (the service would ignore it): remove cloudBAccountKey, or set cloudBAuthMode: "shared"',
+  )(input),
+  ...ignoredUnless(
+    "cloudBClientId",
+    (v) => (isUnknown(v.cloudBAuthMode) ? undefined : v.cloudBAuthMode !== "shared"),
+    'is used for "managed" authentication, and cloudBAuthMode is "shared" (the service would ignore it): remove cloudBClientId, or set cloudBAuthMode: "managed"',
+  )(input),
+];
+
+export const snapshotAutoConfigRules: readonly Rule[] = [
+  storageTypeGroup,
+  trailingSlashOfPathPrefix,
+  kmsOrServerSideEncryption,
+  kmsKeyNeedsKms,
+  cloudBCredentialOfAuthMode,
+];
+
+// What the table answers: check and diff, which send nothing.
+
+/**
+ * Validates and normalises the arguments of a `SnapshotAutoConfig`: interval to seconds, defaults filled, empty
+ * optional strings dropped. Unknown values (preview) pass through untouched and skip the rules that need them.
+ */
+export function checkSnapshotAutoConfig(news: Record<string, unknown>, context: CheckContext = {}, olds: Record<string, unknown> = {}): CheckResult {
+  return checkByTable(snapshotAutoConfigTable, news, olds, context, snapshotAutoConfigRules);
+}
+
+/** Field by field, as the table says: a new name replaces the configuration, `adopt` changes nothing. */
+export function diffSnapshotAutoConfigDetail(olds: Record<string, unknown>, news: Record<string, unknown>): DiffDetail {
+  return diffByTable(snapshotAutoConfigTable, olds, news);
+}
+
+export function diffSnapshotAutoConfig(olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {
+  return outcomeOf(diffSnapshotAutoConfigDetail(olds, news));
+}

@@ -10,9 +10,7 @@ import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../adoptionNotice";
-import { checkSnapshotAutoConfig } from "./check";
-import { snapshotAutoConfigTable } from "./fields";
-import { diffSnapshotAutoConfigDetail } from "./diff";
+import { checkSnapshotAutoConfig, diffSnapshotAutoConfigDetail, snapshotAutoConfigTable } from "./fields";
 import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
 import * as writes from "./writes";
 

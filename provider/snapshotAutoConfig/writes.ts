@@ -3,7 +3,7 @@ import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
-import { diffSnapshotAutoConfigDetail } from "./diff";
+import { diffSnapshotAutoConfigDetail } from "./fields";
 import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
 import { writePlan } from "./writePlan";
 

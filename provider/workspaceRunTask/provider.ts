@@ -11,9 +11,7 @@ import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
 import { associationOfImport } from "./importId";
-import { checkWorkspaceRunTask } from "./check";
-import { workspaceRunTaskTable } from "./fields";
-import { diffWorkspaceRunTaskDetail } from "./diff";
+import { checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, workspaceRunTaskTable } from "./fields";
 import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
 
 type Props = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/check";
+import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/fields";
 import { typeCheck } from "../support/typeCheck";
 
 /**

@@ -1,8 +1,7 @@
 import { codeOfStatus } from "../../provider/http/errorCode";
 import { ServiceError } from "../../provider/http/serviceError";
 import { serviceAddress } from "../../provider/config/serviceAddress";
-import { checkRunTask } from "../../provider/runTask/check";
-import { runTaskTable } from "../../provider/runTask/fields";
+import { checkRunTask, runTaskTable } from "../../provider/runTask/fields";
 import { checkByTable } from "../../provider/table/check";
 import { argsWhoseChange, outputKeys, secretArgs } from "../../provider/table/derived";
 import { diffByTable } from "../../provider/table/diff";

@@ -1,5 +1,4 @@
-import { checkRunTask } from "../../provider/runTask/check";
-import { diffRunTask } from "../../provider/runTask/diff";
+import { checkRunTask, diffRunTask } from "../../provider/runTask/fields";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const base = { name: "scanner", url: "https://hooks.example.com/scan" };

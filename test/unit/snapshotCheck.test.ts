@@ -1,4 +1,4 @@
-import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/check";
+import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/fields";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const local = { name: "daily", interval: "24h", pathPrefix: "/snapshots", storageType: "local", localMaxSpace: 1_000_000 };

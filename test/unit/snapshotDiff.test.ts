@@ -1,5 +1,4 @@
-import { diffSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/diff";
-import { checkSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/check";
+import { checkSnapshotAutoConfig, diffSnapshotAutoConfig } from "../../provider/snapshotAutoConfig/fields";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const stored = {

@@ -1,5 +1,4 @@
-import { checkWorkspaceRunTask } from "../../provider/workspaceRunTask/check";
-import { diffWorkspaceRunTask } from "../../provider/workspaceRunTask/diff";
+import { checkWorkspaceRunTask, diffWorkspaceRunTask } from "../../provider/workspaceRunTask/fields";
 import { UNKNOWN } from "../../provider/common/unknown";
 
 const base = { workspaceId: "ws-abc", taskId: "task-xyz", enforcementLevel: "advisory" };
