@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { runTaskTable } from "../provider/runTask/fields";
-import type { RunTaskGlobal } from "../provider/runTask/globalSettings";
+import type { RunTaskGlobal } from "../provider/runTask/global";
 import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocabulary";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";

@@ -1,7 +1,7 @@
 import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
 import { runTaskTable } from "../runTask/fields";
-import type { RunTaskGlobal } from "../runTask/globalSettings";
+import type { RunTaskGlobal } from "../runTask/global";
 import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
 import { runTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";

@@ -1,9 +1,7 @@
 import * as z from "zod";
-import { bool, DOT_SEGMENT_REASON, nonEmptyString, notDotSegment, orUnknown } from "../common/validate";
-import { jsonEqual } from "../common/jsonEqual";
-import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
-import { enforcementLevelSchema, stageListSchema } from "../services/runtask/vocabularySchemas";
+import { DOT_SEGMENT_REASON, nonEmptyString, notDotSegment } from "../common/validate";
 import { defineTable, t, value } from "../table/field";
+import { globalField } from "./global";
 import { checkByTable, type CheckContext, type CheckResult } from "../table/check";
 import { diffByTable, outcomeOf, type DiffDetail, type DiffOutcome } from "../table/diff";
 
@@ -34,57 +32,6 @@ const taskName = nonEmptyString().regex(/^[A-Za-z0-9_-]+$/, {
 const description = z.string({ error: "must be a string" }).refine((s) => [...s].length <= MAX_DESCRIPTION, {
   error: (issue) => `must be at most ${MAX_DESCRIPTION} characters (got ${[...(issue.input as string)].length})`,
 });
-
-/** The spec's `global-configuration`: the task on every workspace of the organization. */
-export const globalFields = {
-  enabled: { value: t.boolean, schema: bool(), wire: "enabled", default: value(false), onChange: "update" },
-  stages: { value: t.list(t.oneOfStrings(STAGES)), schema: stageListSchema(), wire: "stages", same: sameStages, onChange: "update" },
-  enforcementLevel: { value: t.oneOfStrings(ENFORCEMENT_LEVELS), schema: enforcementLevelSchema(), wire: "enforcement-level", onChange: "update" },
-} as const;
-
-const globalSchema = z
-  .object(
-    {
-      enabled: orUnknown(globalFields.enabled.schema).optional(),
-      stages: orUnknown(globalFields.stages.schema).optional(),
-      enforcementLevel: orUnknown(globalFields.enforcementLevel.schema).optional(),
-    },
-    {
-      error: (issue) =>
-        issue.code === "unrecognized_keys"
-          ? `has no setting ${issue.keys.map((k) => `"${k}"`).join(", ")}: the settings are enabled, stages and enforcementLevel`
-          : "must be an object with enabled, stages and enforcementLevel",
-    },
-  )
-  .strict();
-
-/**
- * `global` is declarative: a program without it, or without `enabled`, means "not global" (the service's
- * default). `stages` and `enforcementLevel` have no default in the spec; left out, the service's values stand.
- * A state without `global` is an organization without the feature (or a server that never reported it): there
- * only a program that asks for global settings differs.
- */
-export function sameGlobal(old: unknown, next: unknown): boolean {
-  if (old === undefined && (next === undefined || isSettings(next))) return !asksForGlobal(next);
-  if (next === undefined && isSettings(old)) return old.enabled !== true;
-  if (!isSettings(old) || !isSettings(next)) return jsonEqual(old, next);
-  return (
-    (old.enabled ?? false) === (next.enabled ?? false) &&
-    (next.stages === undefined || sameStages(old.stages, next.stages)) &&
-    (next.enforcementLevel === undefined || jsonEqual(old.enforcementLevel, next.enforcementLevel))
-  );
-}
-
-/** Whether the program's `global` asks for anything but the service's default (global off). */
-export function asksForGlobal(global: unknown): boolean {
-  return isSettings(global) && global.enabled === true;
-}
-
-type GlobalSettings = { enabled?: unknown; stages?: unknown; enforcementLevel?: unknown };
-
-function isSettings(v: unknown): v is GlobalSettings {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /**
  * The fields of a run task (spec: run-task-api.md, "Run task"), one line each. `organization` is a path segment
@@ -132,13 +79,7 @@ export const runTaskTable = defineTable("RunTask", {
     onChange: "update",
   },
   enabled: { value: t.boolean, wire: "enabled", default: value(true), onChange: "update" },
-  global: {
-    value: t.object("RunTaskGlobal", globalFields),
-    schema: globalSchema,
-    wire: "global-configuration",
-    same: sameGlobal,
-    onChange: "update",
-  },
+  global: globalField,
   adopt: { value: t.boolean, onChange: "none" },
   taskId: { value: t.string, output: true, onChange: "none" },
 });

@@ -1,7 +1,6 @@
 import { alreadyExists } from "../common/alreadyExists";
-import { messageOf, SnapshotRunTaskError } from "../common/errors";
+import type { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
-import { PartialFailure, withProviderText } from "../common/partialFailure";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { heldByAnotherResource, hold } from "../heldObjects";
@@ -11,10 +10,11 @@ import type { ResourceObject } from "../services/runtask/jsonApi";
 import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
-import { asksForGlobal, checkRunTask, diffRunTaskDetail, runTaskTable, sameGlobal } from "./fields";
+import { checkRunTask, diffRunTaskDetail, runTaskTable } from "./fields";
+import { asksForGlobal, globalOfCreate, globalToSend, globalUnsupported, reportedGlobal, sameGlobal, unsupportedAfterWrite } from "./global";
 import { noticeAdoption } from "../adoptionNotice";
 import { taskIdOfImport } from "./importId";
-import { globalToSend, inputsOf, reportedGlobal, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
+import { inputsOf, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
 type Props = Record<string, unknown>;
 
@@ -35,18 +35,6 @@ function secretsOf(write: TaskWrite): string[] {
 
 function taskExists(s: RunTaskState): SnapshotRunTaskError {
   return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`);
-}
-
-/**
- * The organization answers without `global-configuration` where it lacks the global run tasks feature; the
- * service then ignores the settings silently, which would leave the program claiming what is not so.
- */
-function globalUnsupported(s: RunTaskState): SnapshotRunTaskError {
-  return new SnapshotRunTaskError(
-    "unsupported",
-    `organization "${s.organization}" does not support global run tasks (the service answered without global-configuration): ` +
-      `remove \`global\` from RunTask "${s.name}", or enable the feature for the organization`,
-  );
 }
 
 /**
@@ -84,36 +72,6 @@ function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): P
     matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
     exists: () => taskExists(s),
   });
-}
-
-/**
- * The global settings a create sends: the program's; on adopt, only where they differ from the task's, so that
- * global settings the task holds and the program does not are turned off in the adopt's one write.
- */
-function globalOfCreate(s: RunTaskState, existing: ResourceObject | undefined): RunTaskState["global"] {
-  if (!existing) return s.global && globalToSend(s.global);
-  return sameGlobal(reportedGlobal(existing), s.global) ? undefined : globalToSend(s.global);
-}
-
-/**
- * The organization turned out not to support the global settings the program asks for, once the task was written.
- * A task created for it is deleted, leaving nothing behind; where it cannot be (or was adopted, and so changed),
- * it is recorded as the service holds it, without global settings (a partial failure), never left unrecorded.
- */
-async function unsupportedAfterWrite(api: RunTaskEndpoints, s: RunTaskState, task: ResourceObject, inputs: Props, adopted: boolean): Promise<Error> {
-  const unsupported = globalUnsupported(s);
-  let kept = "it was adopted, and its other settings written";
-  if (!adopted) {
-    try {
-      await api.deleteTask(task.id);
-      return unsupported;
-    } catch (err) {
-      kept = `deleting the task made for it failed (${messageOf(err)})`;
-    }
-  }
-  const properties = withProviderText(toPlainJson({ ...s, global: undefined, taskId: task.id }) as Props, inputs);
-  const message = `${unsupported.message}. ${task.id}: ${kept}, so it is recorded without global settings`;
-  return new PartialFailure("unsupported", message, task.id, properties);
 }
 
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */

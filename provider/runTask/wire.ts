@@ -1,10 +1,10 @@
 import { withDefaults } from "../table/check";
-import { assertType, type RecordOf, type SameRecord, type StateOf } from "../table/types";
-import type { RunTaskGlobal } from "./globalSettings";
+import type { StateOf } from "../table/types";
+import { reportedGlobal, type RunTaskGlobal } from "./global";
 import { fromWire, toWire } from "../table/wire";
 import type { Body } from "../services/runtask/endpoints";
 import { relatedId, relatedIds, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
-import { globalFields, runTaskTable } from "./fields";
+import { runTaskTable } from "./fields";
 
 type Props = Record<string, unknown>;
 const { fields } = runTaskTable;
@@ -14,8 +14,6 @@ const { fields } = runTaskTable;
  * `global` where it reports one.
  */
 export type RunTaskState = StateOf<typeof runTaskTable> & { organization: string; name: string; url: string; global?: RunTaskGlobal };
-export type { RunTaskGlobal };
-assertType<SameRecord<RunTaskGlobal, RecordOf<typeof globalFields>>>(true);
 
 /** What to send besides the always-sent attributes: the write-only key and the global settings, when they change. */
 export interface TaskWrite {
@@ -34,24 +32,6 @@ export function taskBody(state: RunTaskState, write: TaskWrite): Body {
   // so that it reaches a service that reads either.
   if (attributes["hmac-key"] !== undefined) attributes.hmac_key = attributes["hmac-key"];
   return { type: "tasks", attributes };
-}
-
-/** The global settings to send for the program's `global`: absent means off, the service's default. */
-export function globalToSend(global: RunTaskState["global"]): RunTaskGlobal {
-  return { ...global, enabled: global?.enabled ?? false };
-}
-
-/**
- * The global settings a task document reports; undefined where the organization lacks the feature. An empty
- * stage list is "no stages" (an argument must list one or more), so that what is read back can be written.
- */
-export function reportedGlobal(task: ResourceObject): RunTaskGlobal | undefined {
-  const reported = fromWire(fields, { "global-configuration": task.attributes["global-configuration"] }, {});
-  if (reported.global === undefined) return undefined;
-  const filled = withDefaults(fields.global.value.fields, reported.global as Props) as NonNullable<StateOf<typeof runTaskTable>["global"]>;
-  const global: RunTaskGlobal = { ...filled, enabled: filled.enabled === true };
-  if (global.stages?.length === 0) delete global.stages;
-  return global;
 }
 
 /**
