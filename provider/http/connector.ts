@@ -97,8 +97,9 @@ function answersTlsWithHttp(host: string, port: number): Promise<boolean> {
 
 /**
  * A connection failure in the shape of Node's own (a `code` such as `ECONNREFUSED`), for undici to hand back to
- * the client. Never a user's error: it is an invariant of the client that every failure of a connection becomes a
- * `ServiceError` there (`HttpClient.attempt`), which reads this code.
+ * the client. Never a user's error, hence a plain `Error`: it is an internal invariant of the client that every
+ * failure of a connection becomes a `ServiceError` in `attempt` (attempt.ts), whose classification
+ * (transportErrors.ts) reads this `code`; an error of the family would put one of its own codes there instead.
  */
 function codedError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });

@@ -1,4 +1,5 @@
-import type { AttemptOutcome, HttpMethod, RetryPolicy } from "./client";
+import type { AttemptOutcome, HttpMethod } from "./attempt";
+import type { RetryPolicy } from "./client";
 
 /**
  * When to try a request again, by what its method allows, and how long to wait: exponential backoff with full
