@@ -48,7 +48,13 @@ export const runtaskPackage: PackageDefinition = {
   functions: [
     {
       token: "runtask:index:getRunTask",
-      docs: { file: "provider/functions/runTask.ts", function: "getRunTask", inputs: "GetRunTaskArgs", outputs: "RunTaskRecord" },
+      docs: {
+        file: "provider/functions/runTask.ts",
+        function: "getRunTask",
+        inputs: "GetRunTaskArgs",
+        outputs: "RunTaskRecord",
+        itemsFile: "provider/runTask/record.ts",
+      },
       inputs: getRunTaskArguments,
       outputs: runTaskRecordFields,
       call: async (args, config, tuning) => ({ ...(await getRunTask(args, config, tuning)) }),
@@ -61,6 +67,7 @@ export const runtaskPackage: PackageDefinition = {
         inputs: "ListRunTasksArgs",
         outputs: "ListRunTasksResult",
         outputItems: "RunTaskRecord",
+        itemsFile: "provider/runTask/record.ts",
       },
       inputs: listRunTasksArguments,
       outputs: { tasks: { value: t.list(t.object("RunTaskInfo", runTaskRecordFields)), required: true, onChange: "none" } },

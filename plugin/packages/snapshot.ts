@@ -32,7 +32,13 @@ export const snapshotPackage: PackageDefinition = {
   functions: [
     {
       token: "snapshot:index:getSnapshotStatus",
-      docs: { file: "provider/functions/snapshot.ts", function: "getSnapshotStatus", inputs: "GetSnapshotStatusArgs", outputs: "SnapshotStatus" },
+      docs: {
+        file: "provider/functions/snapshot.ts",
+        function: "getSnapshotStatus",
+        inputs: "GetSnapshotStatusArgs",
+        outputs: "SnapshotStatus",
+        itemsFile: "provider/snapshotAutoConfig/status.ts",
+      },
       inputs: getSnapshotStatusArguments,
       outputs: snapshotStatusFields,
       call: async (args, config, tuning) => ({ ...(await getSnapshotStatus({ name: String(args.name) }, config, tuning)) }),

@@ -1,7 +1,7 @@
 import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
 import { runTaskTable } from "../runTask/fields";
-import type { RunTaskGlobal } from "../runTask/global";
+import { RUN_TASK_INCLUDES, type RunTaskInclude, type RunTaskRecord } from "../runTask/record";
 import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
 import { runTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
@@ -16,7 +16,7 @@ import type { WorkspaceTaskRecord } from "../workspaceRunTask/record";
 import { workspaceTaskFromWire } from "../workspaceRunTask/wire";
 import { requireValidArguments } from "./arguments";
 
-export type { WorkspaceTaskRecord };
+export type { RunTaskInclude, RunTaskRecord, WorkspaceTaskRecord };
 
 const { fields: task } = runTaskTable;
 const { fields: association } = workspaceRunTaskTable;
@@ -52,37 +52,10 @@ export const workspaceRunTaskRecordFields = {
   stage: optional(association.stage.value),
 };
 
-/** A run task as the service reports it (the HMAC key is never returned). */
-export interface RunTaskRecord {
-  /** The `task-...` id. */
-  id: string;
-  /** The organization the task belongs to. */
-  organization: string;
-  /** The task's name. */
-  name: string;
-  /** Where the service sends the run task payload. */
-  url: string;
-  /** The task's description, when it has one. */
-  description?: string;
-  /** Always `task`. */
-  category: "task";
-  /** Whether the task runs. */
-  enabled: boolean;
-  /** The global settings; absent when the organization lacks the global run tasks feature. */
-  global?: RunTaskGlobal;
-  /**
-   * Ids (`wstask-...`) of the task's workspace associations, as the service reports them; absent when the
-   * service's answer did not include them (it ignored `include`).
-   */
-  workspaceTaskIds?: string[];
-}
-
 assertType<SameRecord<RunTaskRecord, RecordOf<typeof runTaskRecordFields>>>(true);
 assertType<SameRecord<WorkspaceTaskRecord, RecordOf<typeof workspaceRunTaskRecordFields>>>(true);
 
 /** `include` as the service takes it. */
-export const RUN_TASK_INCLUDES = ["workspace_tasks", "workspace_tasks.workspace"] as const;
-export type RunTaskInclude = (typeof RUN_TASK_INCLUDES)[number];
 
 /** The arguments of each function, with the checks of the resources' fields (a name where an id belongs, say). */
 export const getRunTaskArguments = {

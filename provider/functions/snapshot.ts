@@ -4,9 +4,12 @@ import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import type { ClientTuning } from "../services/tuning";
 import { snapshotAutoConfigTable } from "../snapshotAutoConfig/fields";
+import type { SnapshotStatus } from "../snapshotAutoConfig/status";
 import { t } from "../table/field";
 import { assertType, type RecordOf, type SameRecord } from "../table/types";
 import { requireValidArguments } from "./arguments";
+
+export type { SnapshotStatus };
 
 /** A member of the status: text, by its wire name, empty when the service leaves it out. */
 const text = (wire: string) => ({ value: t.string, wire, required: true, onChange: "none" }) as const;
@@ -20,22 +23,6 @@ export const snapshotStatusFields = {
   lastSnapshotUrl: text("last_snapshot_url"),
   lastSnapshotError: text("last_snapshot_error"),
 };
-
-/** The status of a configuration's snapshots (spec: "Snapshot status"), camelCased. */
-export interface SnapshotStatus {
-  /** Start of the snapshot in progress, or of the last one (ISO 8601). */
-  snapshotStart: string;
-  /** Where the snapshot in progress, or the last one, is written. */
-  snapshotUrl: string;
-  /** Start of the last snapshot (ISO 8601). */
-  lastSnapshotStart: string;
-  /** End of the last snapshot (ISO 8601). */
-  lastSnapshotEnd: string;
-  /** Where the last snapshot was written (`file://...` for `local`). */
-  lastSnapshotUrl: string;
-  /** The last snapshot's error; empty when it succeeded. */
-  lastSnapshotError: string;
-}
 
 assertType<SameRecord<SnapshotStatus, RecordOf<typeof snapshotStatusFields>>>(true);
 

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as core from "../../provider/functions/runTask";
-import type { RunTaskInclude, RunTaskRecord, WorkspaceTaskRecord } from "../../provider/functions/runTask";
+import type { RunTaskInclude, RunTaskRecord } from "../../provider/runTask/record";
+import type { WorkspaceTaskRecord } from "../../provider/workspaceRunTask/record";
 import { programConfig } from "../programConfig";
 import type { OutputArgs } from "./outputArgs";
 

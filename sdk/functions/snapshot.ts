@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { getSnapshotStatus as getStatus, listSnapshotAutoConfigs as listConfigs, type SnapshotStatus } from "../../provider/functions/snapshot";
+import { getSnapshotStatus as getStatus, listSnapshotAutoConfigs as listConfigs } from "../../provider/functions/snapshot";
+import type { SnapshotStatus } from "../../provider/snapshotAutoConfig/status";
 import { programConfig } from "../programConfig";
 import type { OutputArgs } from "./outputArgs";
 

@@ -51,3 +51,32 @@ test.each([
   }
   expect(out).toBe("");
 });
+
+test("the package's own entry type-checks under the tsconfig of Pulumi's TypeScript template (no skipLibCheck, no esModuleInterop)", () => {
+  // What the package's declarations name is compiled too: a validation library's declarations that need
+  // esModuleInterop must not be among them.
+  const program = `
+import { RunTask, SnapshotAutoConfig, getRunTask, getSnapshotStatusOutput, listWorkspaceRunTasks, hasCode } from "pulumi-snapshot-runtask";
+export const used = [RunTask, SnapshotAutoConfig, getRunTask, getSnapshotStatusOutput, listWorkspaceRunTasks, hasCode];
+`;
+  writeFileSync(join(dir, "template.ts"), program);
+  const compilerOptions = {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    noEmit: true,
+    types: ["node"],
+  };
+  const tsconfig = join(dir, "tsconfig.template.json");
+  writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: ["template.ts"] }));
+  const tsc = join(repositoryRoot(), "node_modules/typescript/bin/tsc");
+  let out = "";
+  try {
+    execFileSync(process.execPath, [tsc, "-p", tsconfig], { cwd: dir, encoding: "utf8" });
+  } catch (err) {
+    out = String((err as { stdout?: string }).stdout ?? err);
+  }
+  expect(out).toBe("");
+});
