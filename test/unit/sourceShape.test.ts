@@ -1,0 +1,85 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+
+const REPO = join(__dirname, "../..");
+
+/** Every `.ts` source under `dir` (declaration files aside). */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** The modules of these sources a file imports, re-exports or requires by a relative path, type imports included. */
+function importsOf(file: string, known: Set<string>): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+["'](\.[^"']+)["']|(?:require|import)\(["'](\.[^"']+)["']\)/g)].map(
+    (m) => m[1] ?? m[2],
+  );
+  return specifiers.flatMap((specifier) => {
+    const base = resolve(dirname(file), specifier);
+    const target = [`${base}.ts`, join(base, "index.ts")].find((candidate) => known.has(candidate));
+    return target ? [target] : [];
+  });
+}
+
+/** One cycle of imports among `files`, as the path around it, or undefined when there is none. */
+function cycleAmong(files: string[]): string[] | undefined {
+  const known = new Set(files);
+  const edges = new Map(files.map((f) => [f, importsOf(f, known)]));
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string): string[] | undefined => {
+    if (state.get(file) === "done") return undefined;
+    if (state.get(file) === "open") return [...path.slice(path.indexOf(file)), file];
+    state.set(file, "open");
+    path.push(file);
+    for (const next of edges.get(file) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(file, "done");
+    return undefined;
+  };
+  for (const file of files) {
+    const cycle = visit(file);
+    if (cycle) return cycle.map((f) => relative(REPO, f));
+  }
+  return undefined;
+}
+
+test("no module imports itself through others, type imports included", () => {
+  const files = ["provider", "plugin", "sdk", "engine"].flatMap((dir) => sources(join(REPO, dir)));
+  expect(files.length).toBeGreaterThan(100);
+  expect(cycleAmong(files)).toBeUndefined();
+});
+
+test("a cycle of type imports is found as any other", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cycle-"));
+  try {
+    const [a, b, c] = ["a.ts", "b.ts", "c.ts"].map((name) => join(dir, name));
+    writeFileSync(a, 'import { b } from "./b";\nexport const a = b;\n');
+    writeFileSync(b, 'import type { C } from "./c";\nexport const b: C = 1;\n');
+    writeFileSync(c, "export type C = number;\n");
+    expect(cycleAmong([a, b, c])).toBeUndefined();
+    writeFileSync(c, 'import type { a } from "./a";\nexport type C = typeof a;\n');
+    expect(cycleAmong([a, b, c])?.map((f) => f.split("/").pop())).toEqual(["a.ts", "b.ts", "c.ts", "a.ts"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("no value is cast through unknown in provider/ or sdk/", () => {
+  const casts = ["provider", "sdk"]
+    .flatMap((dir) => sources(join(REPO, dir)))
+    .flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/\bas unknown as\b/.test(line) ? [`${relative(REPO, file)}:${i + 1}`] : [])),
+    );
+  expect(casts).toEqual([]);
+});
