@@ -21,8 +21,8 @@ const segment = encodeURIComponent;
  * The run task endpoints (spec: run-task-api.md, "Endpoints"): organizations' run tasks and their association
  * to workspaces. The service's 404 means "missing or not authorized". Reads and deletes answer `undefined`/false
  * for it and leave the callers to prove which of the two it is (`proofOfGone`); the other calls fail with an
- * error that says which of the object's parent and the object answered (`explainNotFound`, errors.ts). A 404 that is not
- * the service's own fails at once, naming the address.
+ * error that says which of the object's parent and the object answered (`explainNotFound`, errors.ts). A 404
+ * that is not the service's own fails at once, naming the address.
  */
 export class RunTaskEndpoints {
   constructor(readonly http: RunTaskHttp) {}
