@@ -11,8 +11,11 @@ export interface ResourceDefinition {
   /** `snapshot:index:SnapshotAutoConfig`. */
   token: string;
   table: ResourceTable;
-  /** The SDK's source of its doc comments: the file, the `Args` interface and the class. */
-  docs: { file: string; args: string; class: string; nested?: Record<string, string> };
+  /**
+   * The SDK's source of its doc comments: the file, the `Args` interface (or the interfaces whose members make up
+   * the arguments, the first that documents one describing it) and the class.
+   */
+  docs: { file: string; args: string | string[]; class: string; nested?: Record<string, string> };
   /** What `pulumi import` takes as this resource's id. */
   importId: string;
   /** Loaded on first use, as in the dynamic provider. */

@@ -1,4 +1,18 @@
-export { SnapshotAutoConfig, type SnapshotAutoConfigArgs, type StorageType } from "./snapshotAutoConfig";
+export {
+  SnapshotAutoConfig,
+  type SnapshotAutoConfigArgs,
+  type SnapshotAutoConfigCommonArgs,
+  type LocalSnapshotAutoConfigArgs,
+  type CloudAS3SnapshotAutoConfigArgs,
+  type CloudBBlobSnapshotAutoConfigArgs,
+  type CloudCGcsSnapshotAutoConfigArgs,
+  type ComputedStorageSnapshotAutoConfigArgs,
+  type LocalStorageParameters,
+  type CloudAS3StorageParameters,
+  type CloudBBlobStorageParameters,
+  type CloudCGcsStorageParameters,
+  type StorageType,
+} from "./snapshotAutoConfig";
 export { RunTask, type RunTaskArgs, type RunTaskGlobalArgs, type RunTaskGlobal, type Stage, type EnforcementLevel } from "./runTask";
 export { WorkspaceRunTask, type WorkspaceRunTaskArgs } from "./workspaceRunTask";
 export {

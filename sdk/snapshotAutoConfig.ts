@@ -2,14 +2,17 @@ import * as pulumi from "@pulumi/pulumi";
 import { snapshotAutoConfigTable } from "../provider/snapshotAutoConfig/fields";
 import type { StorageType } from "../provider/snapshotAutoConfig/storageTypes";
 import { outputKeys, secretArgs } from "../provider/table/derived";
-import { assertType } from "../provider/table/types";
+import { assertType, type GroupArgName, type RequiredGroupArgName, type Same } from "../provider/table/types";
 import provider = require("./shims/snapshotAutoConfig");
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export type { StorageType };
 
-/** Arguments of a `SnapshotAutoConfig`: the spec's fields, camelCased. */
-export interface SnapshotAutoConfigArgs {
+/**
+ * Arguments of every `SnapshotAutoConfig`, whatever its storage type: the spec's fields, camelCased. A storage
+ * type's parameters are in the interface of that type; `SnapshotAutoConfigArgs` joins them.
+ */
+export interface SnapshotAutoConfigCommonArgs {
   /** Configuration name (a path segment). Default: the resource name. Changing it replaces the configuration. */
   name?: pulumi.Input<string>;
   /** Time between snapshots: integer seconds, or a duration string such as `"24h"`, `"90m"`, `"1h30m"`. */
@@ -22,14 +25,22 @@ export interface SnapshotAutoConfigArgs {
   filePrefix?: pulumi.Input<string>;
   /** Where snapshots go: `local`, `cloudA-s3`, `cloudB-blob` or `cloudC-gcs`; selects the parameters below. */
   storageType: pulumi.Input<StorageType>;
+  /** Take over an existing configuration of the same name instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
 
+/** The parameters of `local` storage. */
+export interface LocalStorageParameters {
   /** `local`: maximum bytes for all snapshots with this file prefix (required). */
-  localMaxSpace?: pulumi.Input<number>;
+  localMaxSpace: pulumi.Input<number>;
+}
 
+/** The parameters of `cloudA-s3` storage. */
+export interface CloudAS3StorageParameters {
   /** `cloudA-s3`: bucket (required). */
-  cloudAS3Bucket?: pulumi.Input<string>;
+  cloudAS3Bucket: pulumi.Input<string>;
   /** `cloudA-s3`: region of the bucket (required). */
-  cloudAS3Region?: pulumi.Input<string>;
+  cloudAS3Region: pulumi.Input<string>;
   /** `cloudA-s3`: access key id (secret). Without it, the service's own cloud credentials are used. */
   cloudAAccessKeyId?: pulumi.Input<string>;
   /** `cloudA-s3`: secret access key (secret). */
@@ -48,18 +59,24 @@ export interface SnapshotAutoConfigArgs {
   cloudAS3ServerSideEncryption?: pulumi.Input<boolean>;
   /** `cloudA-s3`: the named key used when `cloudAS3EnableKms` is true. */
   cloudAS3KmsKey?: pulumi.Input<string>;
+}
 
+/** The parameters of `cloudC-gcs` storage. */
+export interface CloudCGcsStorageParameters {
   /** `cloudC-gcs`: bucket (required). */
-  cloudCGcsBucket?: pulumi.Input<string>;
+  cloudCGcsBucket: pulumi.Input<string>;
   /** `cloudC-gcs`: service account key, a JSON document in a string (secret). */
   cloudCServiceAccountKey?: pulumi.Input<string>;
   /** `cloudC-gcs`: endpoint, for an implementation other than the provider's. */
   cloudCEndpoint?: pulumi.Input<string>;
   /** `cloudC-gcs`: disables TLS to the endpoint (testing only). */
   cloudCDisableTls?: pulumi.Input<boolean>;
+}
 
+/** The parameters of `cloudB-blob` storage. */
+export interface CloudBBlobStorageParameters {
   /** `cloudB-blob`: container (required). */
-  cloudBContainerName?: pulumi.Input<string>;
+  cloudBContainerName: pulumi.Input<string>;
   /** `cloudB-blob`: account name. */
   cloudBAccountName?: pulumi.Input<string>;
   /** `cloudB-blob`: `shared` or `managed` authentication. */
@@ -72,12 +89,88 @@ export interface SnapshotAutoConfigArgs {
   cloudBBlobEnvironment?: pulumi.Input<string>;
   /** `cloudB-blob`: blob storage endpoint, for an implementation other than the provider's. */
   cloudBEndpoint?: pulumi.Input<string>;
-
-  /** Take over an existing configuration of the same name instead of failing. */
-  adopt?: pulumi.Input<boolean>;
 }
 
-assertType<ArgsMatchTable<SnapshotAutoConfigArgs, typeof snapshotAutoConfigTable>>(true);
+/** Parameters that another storage type's arguments may not set. */
+type Refused<P> = { [K in keyof P]?: never };
+
+/** A `local` configuration: `localMaxSpace` required, no cloud parameter. */
+export interface LocalSnapshotAutoConfigArgs
+  extends
+    SnapshotAutoConfigCommonArgs,
+    LocalStorageParameters,
+    Refused<CloudAS3StorageParameters & CloudBBlobStorageParameters & CloudCGcsStorageParameters> {
+  storageType: "local";
+}
+
+/** A `cloudA-s3` configuration: bucket and region required, no other type's parameter. */
+export interface CloudAS3SnapshotAutoConfigArgs
+  extends
+    SnapshotAutoConfigCommonArgs,
+    CloudAS3StorageParameters,
+    Refused<LocalStorageParameters & CloudBBlobStorageParameters & CloudCGcsStorageParameters> {
+  storageType: "cloudA-s3";
+}
+
+/** A `cloudB-blob` configuration: the container required, no other type's parameter. */
+export interface CloudBBlobSnapshotAutoConfigArgs
+  extends
+    SnapshotAutoConfigCommonArgs,
+    CloudBBlobStorageParameters,
+    Refused<LocalStorageParameters & CloudAS3StorageParameters & CloudCGcsStorageParameters> {
+  storageType: "cloudB-blob";
+}
+
+/** A `cloudC-gcs` configuration: the bucket required, no other type's parameter. */
+export interface CloudCGcsSnapshotAutoConfigArgs
+  extends
+    SnapshotAutoConfigCommonArgs,
+    CloudCGcsStorageParameters,
+    Refused<LocalStorageParameters & CloudAS3StorageParameters & CloudBBlobStorageParameters> {
+  storageType: "cloudC-gcs";
+}
+
+/**
+ * A configuration whose storage type is known only when the program runs (an Output or a promise, such as
+ * `pulumi.output(config.require("storageType") as StorageType)`): every parameter is optional to the compiler, and
+ * the provider checks them in the preview.
+ */
+export interface ComputedStorageSnapshotAutoConfigArgs
+  extends
+    SnapshotAutoConfigCommonArgs,
+    Partial<LocalStorageParameters & CloudAS3StorageParameters & CloudBBlobStorageParameters & CloudCGcsStorageParameters> {
+  storageType: pulumi.Output<StorageType> | Promise<StorageType>;
+}
+
+/**
+ * Arguments of a `SnapshotAutoConfig`. The storage type selects the parameters: its required ones must be given,
+ * and another type's may not, which the compiler checks where the type is written in the program (a literal such
+ * as `"local"`); the provider checks the same in the preview, for a type known only at run time and for callers
+ * the compiler does not see.
+ */
+export type SnapshotAutoConfigArgs =
+  | LocalSnapshotAutoConfigArgs
+  | CloudAS3SnapshotAutoConfigArgs
+  | CloudBBlobSnapshotAutoConfigArgs
+  | CloudCGcsSnapshotAutoConfigArgs
+  | ComputedStorageSnapshotAutoConfigArgs;
+
+type Fields = (typeof snapshotAutoConfigTable)["fields"];
+/** Each storage type's parameters, and which of them it requires, as the field table says. */
+type ParametersMatchTable<P, S extends StorageType> =
+  Same<keyof P, GroupArgName<Fields, S>> extends true ? Same<RequiredKeys<P>, RequiredGroupArgName<Fields, S>> : false;
+type RequiredKeys<P> = { [K in keyof P]-?: undefined extends P[K] ? never : K }[keyof P];
+
+assertType<
+  ArgsMatchTable<
+    SnapshotAutoConfigCommonArgs & LocalStorageParameters & CloudAS3StorageParameters & CloudBBlobStorageParameters & CloudCGcsStorageParameters,
+    typeof snapshotAutoConfigTable
+  >
+>(true);
+assertType<ParametersMatchTable<LocalStorageParameters, "local">>(true);
+assertType<ParametersMatchTable<CloudAS3StorageParameters, "cloudA-s3">>(true);
+assertType<ParametersMatchTable<CloudBBlobStorageParameters, "cloudB-blob">>(true);
+assertType<ParametersMatchTable<CloudCGcsStorageParameters, "cloudC-gcs">>(true);
 
 /** Every output key, so the engine reports each of them (keys absent from the inputs never become outputs). */
 const OUTPUT_KEYS = outputKeys(snapshotAutoConfigTable.fields);

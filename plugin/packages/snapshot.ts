@@ -14,7 +14,17 @@ export const snapshotPackage: PackageDefinition = {
     {
       token: "snapshot:index:SnapshotAutoConfig",
       table: snapshotAutoConfigTable,
-      docs: { file: "sdk/snapshotAutoConfig.ts", args: "SnapshotAutoConfigArgs", class: "SnapshotAutoConfig" },
+      docs: {
+        file: "sdk/snapshotAutoConfig.ts",
+        args: [
+          "SnapshotAutoConfigCommonArgs",
+          "LocalStorageParameters",
+          "CloudAS3StorageParameters",
+          "CloudBBlobStorageParameters",
+          "CloudCGcsStorageParameters",
+        ],
+        class: "SnapshotAutoConfig",
+      },
       importId: "the configuration name",
       provider: () => require("../../provider/snapshotAutoConfig/provider").snapshotAutoConfigProvider,
     },

@@ -115,12 +115,12 @@ class SchemaBuilder {
 
   resource(def: ResourceDefinition): ResourceSpec {
     const { fields } = def.table;
-    const argsDoc = { file: def.docs.file, container: def.docs.args };
+    const argsDocs = [def.docs.args].flat().map((container) => ({ file: def.docs.file, container }));
     const classDoc = { file: def.docs.file, container: def.docs.class };
     const args = Object.keys(fields).filter((k) => !fields[k].output);
-    const inputProperties = Object.fromEntries(args.map((k) => [k, this.property(fields[k], [argsDoc], k, def.docs.nested?.[k], true)]));
+    const inputProperties = Object.fromEntries(args.map((k) => [k, this.property(fields[k], argsDocs, k, def.docs.nested?.[k], true)]));
     const properties = Object.fromEntries(
-      Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, argsDoc], k, def.docs.nested?.[k], false)]),
+      Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, ...argsDocs], k, def.docs.nested?.[k], false)]),
     );
     return {
       description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\nImport ID: ${def.importId}.`.trim(),

@@ -24,12 +24,17 @@ const configName = nonEmptyString()
  * A parameter of one storage type: updated in place, refused under another storage type. Its strings must not
  * be empty when required, and mean "not set" when empty otherwise.
  */
-function storage<const V, const E extends Partial<Field> = Record<never, never>>(group: StorageType, wire: string, type: V, extra?: E) {
+function storage<const G extends StorageType, const V, const E extends Partial<Field> = Record<never, never>>(
+  group: G,
+  wire: string,
+  type: V,
+  extra?: E,
+) {
   // Unconstrained `V` keeps the literal type (a constrained one is intersected with the matching `ValueType`).
   const valueType = type as ValueType;
   const plainString = valueType.type === "string" && !valueType.enum;
   const schema = plainString ? (extra?.required ? nonEmptyString() : optionalString) : undefined;
-  const line: { value: V; wire: string; group: StorageType; onChange: "update"; schema?: z.ZodType } = {
+  const line: { value: V; wire: string; group: G; onChange: "update"; schema?: z.ZodType } = {
     value: type,
     wire,
     group,

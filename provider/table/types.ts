@@ -29,6 +29,13 @@ export type InputOf<F> = F extends { input: infer I extends ValueType } ? TypeOf
 /** Argument names of a table (outputs excluded). */
 export type ArgName<F extends FieldTable> = { [K in keyof F]: F[K] extends { output: true } ? never : K }[keyof F] & string;
 
+/** The arguments of a parameter group (a storage type), and those of them it requires. */
+export type GroupArgName<F extends FieldTable, G extends string> = { [K in keyof F]: F[K] extends { group: G } ? K : never }[keyof F] & string;
+export type RequiredGroupArgName<F extends FieldTable, G extends string> = {
+  [K in keyof F]: F[K] extends { group: G; required: true } ? K : never;
+}[keyof F] &
+  string;
+
 /** The arguments a resource takes, as plain values. */
 export type ArgsOf<T extends ResourceTable> = { -readonly [K in ArgName<T["fields"]>]?: InputOf<T["fields"][K]> };
 

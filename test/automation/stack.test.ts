@@ -94,7 +94,16 @@ describe("secrets kept out of what the helper throws", () => {
     envVars: { PULUMI_ACCESS_TOKEN: "pul-access-5", AWS_SECRET_ACCESS_KEY: "aws-secret-6", AWS_REGION: "eu-west-1" },
     description: {
       runTasks: { t: { url: "https://h", hmacKey: "hmac-key-7" } },
-      snapshots: { s: { interval: 60, storageType: "cloudA-s3" as const, pathPrefix: "p", cloudASecretAccessKey: "cloud-secret-8" } },
+      snapshots: {
+        s: {
+          interval: 60,
+          storageType: "cloudA-s3" as const,
+          pathPrefix: "p",
+          cloudAS3Bucket: "b",
+          cloudAS3Region: "r",
+          cloudASecretAccessKey: "cloud-secret-8",
+        },
+      },
     },
   };
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as ts from "typescript";
 import { ERROR_CODES } from "../../provider/common/errors";
@@ -13,6 +13,7 @@ import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
 import type { FieldTable } from "../../provider/table/field";
 import { secretArgs } from "../../provider/table/derived";
 import { SNAPSHOT_SETTING_KEYS } from "../../provider/services/snapshot/settings";
+import { typeCheck, type Block } from "../support/typeCheck";
 
 /**
  * The documentation is checked against the code: the TypeScript blocks of the READMEs and of docs/ compile
@@ -56,12 +57,6 @@ function anchors(markdown: string): Set<string> {
   return result;
 }
 
-interface Block {
-  source: string;
-  line: number;
-  code: string;
-}
-
 /** Fenced ```ts / ```typescript blocks of a markdown file. */
 function tsBlocks(file: string): Block[] {
   const text = readFileSync(file, "utf8");
@@ -73,32 +68,7 @@ function tsBlocks(file: string): Block[] {
   return blocks;
 }
 
-/** Compiles each block as a module of its own, with the project's options (the package name maps to the sources). */
-function compile(blocks: Block[]): string[] {
-  // Under node_modules, so that `@pulumi/pulumi` and the types resolve as for a project in this repository.
-  const dir = join(REPO, "node_modules/.cache/readme-blocks", String(process.pid));
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  try {
-    const files = blocks.map((b, i) => {
-      const file = join(dir, `block-${i}.ts`);
-      writeFileSync(file, `${b.code}\nexport {};\n`);
-      return file;
-    });
-    const { config } = ts.readConfigFile(join(REPO, "tsconfig.json"), ts.sys.readFile);
-    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, REPO);
-    const program = ts.createProgram(files, { ...options, noEmit: true, types: ["node"] });
-    return ts.getPreEmitDiagnostics(program).map((d) => {
-      const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
-      if (!d.file) return text;
-      const i = files.indexOf(resolve(d.file.fileName));
-      const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
-      return i >= 0 ? `${blocks[i].source}:${blocks[i].line + 1 + line}: ${text}` : `${d.file.fileName}:${line + 1}: ${text}`;
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const compile = typeCheck;
 
 describe("TypeScript blocks of the READMEs and docs", () => {
   const blocks = markdownPages().flatMap(tsBlocks);
@@ -113,7 +83,7 @@ describe("TypeScript blocks of the READMEs and docs", () => {
     const wrong = {
       source: "README.md",
       line: 0,
-      code: 'import { SnapshotAutoConfig } from "pulumi-snapshot-runtask";\nnew SnapshotAutoConfig("x", { interval: true, pathPrefix: "/p", storageType: "local" });',
+      code: 'import { SnapshotAutoConfig } from "pulumi-snapshot-runtask";\nnew SnapshotAutoConfig("x", { interval: true, pathPrefix: "/p", storageType: "local", localMaxSpace: 1 });',
     };
     expect(compile([wrong])).toEqual(["README.md:2: Type 'boolean' is not assignable to type 'Input<string | number>'."]);
   }, 120_000);
@@ -207,7 +177,13 @@ describe("the README and the reference match the code", () => {
     {
       heading: "## `SnapshotAutoConfig`",
       fields: snapshotAutoConfigTable.fields as FieldTable,
-      args: interfaceMembers("sdk/snapshotAutoConfig.ts", "SnapshotAutoConfigArgs"),
+      args: [
+        "SnapshotAutoConfigCommonArgs",
+        "LocalStorageParameters",
+        "CloudAS3StorageParameters",
+        "CloudBBlobStorageParameters",
+        "CloudCGcsStorageParameters",
+      ].flatMap((name) => interfaceMembers("sdk/snapshotAutoConfig.ts", name)),
       diff: (arg: string) => {
         const base = { name: "n", interval: 60, retain: 1, filePrefix: "service-snapshot" };
         return diffSnapshotAutoConfig({ ...base, [arg]: arg === "interval" ? 60 : 1 }, { ...base, [arg]: arg === "interval" ? 120 : 2 });

@@ -6,7 +6,11 @@ import * as ts from "typescript";
 const REPO = resolve(__dirname, "../..");
 
 const interfaces: [string, string][] = [
-  ["sdk/snapshotAutoConfig.ts", "SnapshotAutoConfigArgs"],
+  ["sdk/snapshotAutoConfig.ts", "SnapshotAutoConfigCommonArgs"],
+  ["sdk/snapshotAutoConfig.ts", "LocalStorageParameters"],
+  ["sdk/snapshotAutoConfig.ts", "CloudAS3StorageParameters"],
+  ["sdk/snapshotAutoConfig.ts", "CloudBBlobStorageParameters"],
+  ["sdk/snapshotAutoConfig.ts", "CloudCGcsStorageParameters"],
   ["sdk/runTask.ts", "RunTaskArgs"],
   ["sdk/runTask.ts", "RunTaskGlobalArgs"],
   ["sdk/workspaceRunTask.ts", "WorkspaceRunTaskArgs"],
