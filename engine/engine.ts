@@ -133,7 +133,9 @@ export class Engine {
     return this.command(async (plugin, state) => {
       const steps: Step[] = [];
       await inReverseDependencyOrder([...state.resources], this.parallelism, async (r) => {
-        await this.delete(plugin, r);
+        // Deleted already by a replacement that did not finish: it leaves the state without a Delete
+        // (step_generator.go, `RemovePendingReplaceStep`); a condemned old object is deleted whatever it was.
+        if (r.delete || !r.pendingReplacement) await this.delete(plugin, r);
         state.remove(r);
         steps.push({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined });
       });
@@ -198,15 +200,17 @@ export class Engine {
           ? detailedChanges(answer.detailed.paths, answer.detailed.inputDiff, before, after, false, secrets)
           : plainChanges(before, after, false, secrets);
       };
-      // A resource with init errors is updated whatever its diff (step_generator.go, `hasInitErrors`).
-      if (diff.changes === "none" && !old.initErrors?.length) {
+      // A resource with init errors is updated whatever its diff (step_generator.go, `hasInitErrors`); one whose
+      // object a delete-before-replace deleted is replaced whatever its diff (`old.PendingReplacement`).
+      const pendingReplacement = old.pendingReplacement === true;
+      if (diff.changes === "none" && !old.initErrors?.length && !pendingReplacement) {
         planned({ op: "same", name: reg.name }, reg.type);
         if (preview) return;
         // The engine keeps the old outputs (and their provider text) and records the new inputs.
         state.put({ ...old, ...this.optionsKept(reg), inputs, secretInputs: secretKeys });
         return this.emit("done", "same", reg.type, reg.name, old.id);
       }
-      if (diff.replaces.length === 0) {
+      if (diff.replaces.length === 0 && !pendingReplacement) {
         planned({ op: "update", name: reg.name, changes: changes(inputs) }, reg.type);
         if (preview) return;
         await this.step(
@@ -225,7 +229,8 @@ export class Engine {
       // A replacement recomputes the defaults from the program's inputs alone; a targeted one has them already.
       if (!targeted) inputs = await this.check(plugin, reg, undefined, plain);
       const deleteBeforeReplace = deletesFirst(diff, reg.deleteBeforeReplace);
-      const dependents = deleteBeforeReplace ? await this.dependentsReplacedWith(plugin, state, old) : [];
+      // Pending replacement, its object and its dependents' were deleted by the replacement that did not finish.
+      const dependents = deleteBeforeReplace && !pendingReplacement ? await this.dependentsReplacedWith(plugin, state, old) : [];
       planned(
         {
           op: "replace",
@@ -244,13 +249,17 @@ export class Engine {
         return;
       }
       if (deleteBeforeReplace) {
+        // Each deleted object stays in the state, pending replacement, until its create succeeds (step.go,
+        // `DeleteStep.Apply`): a create that fails leaves the state saying what the next `up` must create.
         for (const d of [...dependents].reverse()) {
           await this.delete(plugin, d);
-          state.remove(d);
+          state.put({ ...d, pendingReplacement: true });
           recreating.set(d.name, d);
         }
-        await this.delete(plugin, old);
-        state.remove(old);
+        if (!pendingReplacement) {
+          await this.delete(plugin, old);
+          state.put({ ...old, pendingReplacement: true });
+        }
       }
       const id = await this.create(plugin, state, reg, inputs, secretKeys, deleteBeforeReplace ? undefined : old);
       replaced.set(old.urn, { oldId: old.id, newId: id });
@@ -264,7 +273,9 @@ export class Engine {
     for (const r of deletes) if (!r.delete) planned({ op: "delete", name: r.name, retained: r.retainOnDelete || undefined }, r.type);
     if (preview) return steps;
     await inReverseDependencyOrder(deletes, this.parallelism, async (r) => {
-      await this.delete(plugin, r);
+      // Deleted already by a replacement that did not finish: it leaves the state without a Delete
+      // (step_generator.go, `RemovePendingReplaceStep`); a condemned old object is deleted whatever it was.
+      if (r.delete || !r.pendingReplacement) await this.delete(plugin, r);
       state.remove(r);
     });
     return steps;

@@ -87,6 +87,12 @@ interface Held {
   outputs: Props;
   /** The reasons of a create or update that failed after its object was made or changed: the next `up` updates it. */
   initErrors?: string[];
+  /**
+   * Deleted by a delete-before-replace whose create has not succeeded yet (`PendingReplacement`, step.go,
+   * `DeleteStep.Apply`): the next `up` creates it without deleting it again; gone from the program, it leaves the
+   * state without a Delete (step_generator.go, `RemovePendingReplaceStep`).
+   */
+  pendingReplacement?: true;
 }
 
 /** The tokens of the provider plugins for the dynamic resources' types (`pulumi-nodejs:dynamic/runtask:RunTask`). */
@@ -220,10 +226,18 @@ export class NativeEngine {
   async destroy(providers: NativeProviderResource[] = []): Promise<NativeStep[]> {
     return this.command(providers, false, async (resolved) => {
       const steps: NativeStep[] = [];
-      const held = [...this.state.values(), ...this.condemned].map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies }));
+      const held = [...this.state.values(), ...this.condemned].map((h) => ({
+        ...h,
+        held: h,
+        urn: h.resource.urn,
+        dependencies: h.resource.dependencies,
+      }));
       await inReverseDependencyOrder(held, this.options.parallelism ?? 1, async (h) => {
-        await resolved(h.resource).plugin.client.delete(h.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
-        this.forget(h);
+        // Deleted already by a replacement that did not finish: it leaves the state without a Delete.
+        if (this.condemned.includes(h.held) || !h.pendingReplacement) {
+          await resolved(h.resource).plugin.client.delete(h.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
+        }
+        this.forget(h.held);
         steps.push({ name: h.resource.name, op: "delete" });
       });
       return steps;
@@ -305,13 +319,15 @@ export class NativeEngine {
             ])
           : undefined;
       const base = imported ? "import" : "same";
-      // A resource with init errors is updated whatever its diff (step_generator.go, "hasInitErrors").
-      if (diff.changes === "none" && !old.initErrors?.length) {
+      // A resource with init errors is updated whatever its diff (step_generator.go, "hasInitErrors"); one whose
+      // object a delete-before-replace deleted is replaced whatever its diff (`old.PendingReplacement`).
+      const pendingReplacement = old.pendingReplacement === true;
+      if (diff.changes === "none" && !old.initErrors?.length && !pendingReplacement) {
         steps.push({ name: resource.name, op: base });
         if (!preview) this.state.set(resource.urn, { ...old, resource, inputs });
         return;
       }
-      if (diff.replaces.length === 0) {
+      if (diff.replaces.length === 0 && !pendingReplacement) {
         steps.push({ name: resource.name, op: imported ? "import" : "update", changed: answer?.diffs, changes: changesTo(inputs) });
         if (preview) return;
         const outputs = await this.recordingInitFailure(
@@ -336,7 +352,8 @@ export class NativeEngine {
       // A replacement recomputes the defaults from the program's inputs alone; a targeted one has them already.
       if (!targeted && configured) inputs = await this.checked(plugin, resource, {}, given);
       const deleteBeforeReplace = deletesFirst(diff, resource.deleteBeforeReplace);
-      const dependents = deleteBeforeReplace ? await this.dependentsReplacedWith(old, program, providerOf) : [];
+      // Pending replacement, its object and its dependents' were deleted by the replacement that did not finish.
+      const dependents = deleteBeforeReplace && !pendingReplacement ? await this.dependentsReplacedWith(old, program, providerOf) : [];
       steps.push({
         name: resource.name,
         op: "replace",
@@ -351,13 +368,17 @@ export class NativeEngine {
         return;
       }
       if (deleteBeforeReplace) {
+        // Each deleted object stays in the state, pending replacement, until its create succeeds (step.go,
+        // `DeleteStep.Apply`): a create that fails leaves the state saying what the next `up` must create.
         for (const d of [...dependents].reverse()) {
           await providerOf(d.resource).plugin.client.delete(d.resource.urn, d.id, d.outputs, d.resource.customTimeouts?.delete);
-          this.state.delete(d.resource.urn);
+          this.state.set(d.resource.urn, { ...d, pendingReplacement: true });
           recreating.set(d.resource.urn, d);
         }
-        await plugin.client.delete(old.resource.urn, old.id, old.outputs, old.resource.customTimeouts?.delete);
-        this.state.delete(old.resource.urn);
+        if (!pendingReplacement) {
+          await plugin.client.delete(old.resource.urn, old.id, old.outputs, old.resource.customTimeouts?.delete);
+          this.state.set(old.resource.urn, { ...old, pendingReplacement: true });
+        }
       }
       // Created first, the old object stays to be deleted, once the create made the new one (step.go, `CreateStep.Apply`).
       await this.create(plugin, resource, inputs, deleteBeforeReplace ? undefined : old);
@@ -368,11 +389,16 @@ export class NativeEngine {
     for (const h of removed) steps.push({ name: h.resource.name, op: "delete" });
     if (!preview) {
       await inReverseDependencyOrder(
-        [...removed, ...this.condemned].map((h) => ({ ...h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
+        [...removed, ...this.condemned].map((h) => ({ ...h, held: h, urn: h.resource.urn, dependencies: h.resource.dependencies })),
         this.options.parallelism ?? 1,
         async (h) => {
-          await providerOf(h.resource).plugin.client.delete(h.resource.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
-          this.forget(h);
+          // Deleted already by a replacement that did not finish: it leaves the state without a Delete
+          // (step_generator.go, `RemovePendingReplaceStep`); a condemned old object is deleted whatever it was.
+          const condemned = this.condemned.includes(h.held);
+          if (condemned || !h.pendingReplacement) {
+            await providerOf(h.resource).plugin.client.delete(h.resource.urn, h.id, h.outputs, h.resource.customTimeouts?.delete);
+          }
+          this.forget(h.held);
         },
       );
     }

@@ -30,6 +30,13 @@ export interface ResourceState {
    */
   delete?: true;
   /**
+   * Deleted by a delete-before-replace whose create has not succeeded yet: the engine keeps it in the state
+   * (`PendingReplacement`, pkg/resource/deploy/step.go, `DeleteStep.Apply`) so that the next `up` creates it without
+   * deleting it again, and a resource the program no longer has leaves the state without a Delete
+   * (`RemovePendingReplaceStep`).
+   */
+  pendingReplacement?: true;
+  /**
    * Init errors: the reasons of a create or update that failed after its object was made or changed. The next `up`
    * updates the resource whatever its diff says; a refresh that reads it clears them.
    */
