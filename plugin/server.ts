@@ -5,7 +5,16 @@ import { persistCompileCache } from "../provider/common/compileCache";
 import { messageOf, SnapshotRunTaskError } from "../provider/common/errors";
 import { toPlainJson } from "../provider/common/plainJson";
 import { packageVersion } from "./packageRoot";
-import { cancelCalls, providerContext, secretsOfCall, setProviderContext, withCallBound, withCallSecrets, type CallBound } from "../provider/context";
+import {
+  cancelCalls,
+  providerContext,
+  secretsOfCall,
+  setProviderContext,
+  withCallBound,
+  withCallResource,
+  withCallSecrets,
+  type CallBound,
+} from "../provider/context";
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
 import { startDeployment } from "../provider/heldObjects";
@@ -211,6 +220,8 @@ export class ProviderServer {
     const olds = plain(req.getOlds()).plain;
     const news = withIgnoredFromState(plain(req.getNews()).plain, olds, req.getIgnorechangesList());
     const detail = def.provider().diffDetail(olds, news);
+    // A resource whose Diff keeps its object holds it in this deployment, so that another resource's delete leaves it.
+    if (detail.replaces.length === 0) withCallResource(req.getUrn(), () => def.provider().claim(req.getId(), olds));
     const res = new pb.DiffResponse()
       .setChanges(detail.changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
       .setReplacesList(detail.replaces)
@@ -231,8 +242,8 @@ export class ProviderServer {
     if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
     const secrets = this.secretOutputs(def, secretKeys);
     const { id, outs } = await keepingSecret(secretValues, () =>
-      withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs)).catch((err: unknown) =>
-        Promise.reject(initFailed(def, err, secrets)),
+      withCallResource(req.getUrn(), () => withCallBound(customTimeout("create", req.getTimeout()), () => def.provider().create(inputs))).catch(
+        (err: unknown) => Promise.reject(initFailed(def, err, secrets)),
       ),
     );
     return new pb.CreateResponse().setId(def.idOf ? def.idOf(id, outs) : id).setProperties(struct(wrapSecrets(outs, secrets)));
@@ -250,7 +261,9 @@ export class ProviderServer {
     const state = plain(req.getProperties());
     const given = plain(req.getInputs());
     const read = await keepingSecret([...state.secretValues, ...given.secretValues], () =>
-      withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain)),
+      withCallResource(req.getUrn(), () =>
+        withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain)),
+      ),
     );
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
@@ -270,9 +283,9 @@ export class ProviderServer {
     const inputs = withIgnoredFromState(news.plain, olds.plain, req.getIgnorechangesList());
     const secrets = this.secretOutputs(def, olds.secretKeys, news.secretKeys);
     const { outs } = await keepingSecret([...olds.secretValues, ...news.secretValues], () =>
-      withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs)).catch((err: unknown) =>
-        Promise.reject(initFailed(def, err, secrets)),
-      ),
+      withCallResource(req.getUrn(), () =>
+        withCallBound(customTimeout("update", req.getTimeout()), () => def.provider().update(req.getId(), olds.plain, inputs)),
+      ).catch((err: unknown) => Promise.reject(initFailed(def, err, secrets))),
     );
     return new pb.UpdateResponse().setProperties(struct(wrapSecrets(outs, secrets)));
   }
@@ -282,7 +295,9 @@ export class ProviderServer {
     const def = this.resource(req.getUrn(), req.getType());
     const props = plain(req.getProperties());
     await keepingSecret(props.secretValues, () =>
-      withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), props.plain)),
+      withCallResource(req.getUrn(), () =>
+        withCallBound(customTimeout("delete", req.getTimeout()), () => def.provider().delete(req.getId(), props.plain)),
+      ),
     );
     return new Empty();
   }

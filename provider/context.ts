@@ -41,6 +41,18 @@ export function callBound(): CallBound | undefined {
   return callBounds.getStore();
 }
 
+const callResources = new AsyncLocalStorage<string>();
+
+/** Runs `call` as a call for the resource `urn` (the provider plugins know it; the dynamic plugin's calls do not). */
+export function withCallResource<T>(urn: string, call: () => T): T {
+  return callResources.run(urn, call);
+}
+
+/** The URN of the resource the call in progress is for, where the engine said. */
+export function resourceOfCall(): string | undefined {
+  return callResources.getStore();
+}
+
 const callSecrets = new AsyncLocalStorage<readonly string[]>();
 
 /**

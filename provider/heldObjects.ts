@@ -1,26 +1,37 @@
+import { resourceOfCall } from "./context";
+
 /**
- * The objects this deployment made, took over (`adopt`) or imported, by kind and service id.
+ * The objects resources of this deployment hold, by kind and service id, and which resources hold them.
  *
  * One plugin process serves every resource of its package for one deployment (`pulumi up`, `destroy`, ...), and
- * the engine deletes a resource's old object by the id in its state without comparing it with the ids of the
- * resources it has just created (pulumi/pulumi `pkg/resource/deploy/step_generator.go`, `GenerateDeletes`). So a
- * delete of an object held here comes from another resource of the stack that claimed the same object: a resource
- * moved to a new name without `aliases` (a create at the new name, a delete at the old one), or a replacement
- * created before its old object is deleted that adopted it. That delete would remove what the new resource
- * holds; it leaves the object in place instead. The engine never deletes, in one deployment, an object a resource
- * of that deployment has just made, so nothing else is skipped.
+ * the engine deletes a resource's old object by the id in its state without comparing it with the ids other
+ * resources of the stack hold (pulumi/pulumi `pkg/resource/deploy/step_generator.go`, `GenerateDeletes`). A
+ * resource holds its object when it makes, adopts or imports it, and when its Diff answers that it keeps it (no
+ * replacement): the engine calls Diff for every resource of the program it has a state for, before the deletes of
+ * the resources the program no longer has. So a delete of an object another resource holds comes from another
+ * resource of the stack that claimed the same object: a resource moved to a new name without `aliases` (a create at
+ * the new name, a delete at the old one, maybe in a later deployment after a failure stopped the first), or a
+ * replacement created before its old object is deleted that adopted it. That delete would remove what the other
+ * resource holds; it leaves the object in place instead. A resource's own delete (its replacement deleting first)
+ * is not skipped: where the engine names the resource of a call (the provider plugins), holds are by resource; the
+ * dynamic provider plugin does not, and there a Diff that replaces holds nothing, and `replaceOnChanges`, the one
+ * way the engine replaces after a Diff that said it would not, never reaches a dynamic resource.
  */
 export type ObjectKind = "snapshot configuration" | "run task" | "association";
 
-let held = new Set<string>();
+/** For each object held, the resources that hold it (`""` where the call did not say which). */
+let held = new Map<string, Set<string>>();
 
 function keyOf(kind: ObjectKind, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
-/** Records that a resource of this deployment holds the object. */
+/** Records that the resource of the call in progress holds the object in this deployment. */
 export function hold(kind: ObjectKind, id: string): void {
-  held.add(keyOf(kind, id));
+  const key = keyOf(kind, id);
+  const holders = held.get(key) ?? new Set<string>();
+  holders.add(resourceOfCall() ?? "");
+  held.set(key, holders);
 }
 
 /**
@@ -28,9 +39,13 @@ export function hold(kind: ObjectKind, id: string): void {
  * plugin's standard error (which the engine shows) and leaves it in place.
  */
 export function heldByAnotherResource(kind: ObjectKind, id: string, say: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): boolean {
-  if (!held.has(keyOf(kind, id))) return false;
+  const holders = held.get(keyOf(kind, id));
+  if (!holders) return false;
+  // The resource's own object (its replacement deleting first) is its to delete.
+  const self = resourceOfCall();
+  if (self !== undefined && [...holders].every((h) => h === self)) return false;
   say(
-    `${kind} ${id} is left in place: another resource of this stack made or took it over in this deployment ` +
+    `${kind} ${id} is left in place: another resource of this stack holds it ` +
       "(a resource moved to a new name, or a replacement that adopted the same object); the old resource leaves the stack",
   );
   return true;
@@ -41,5 +56,5 @@ export function heldByAnotherResource(kind: ObjectKind, id: string, say: (messag
  * never call it; a process that stands for several deployments in turn (a test of the provider core) does.
  */
 export function startDeployment(): void {
-  held = new Set();
+  held = new Map();
 }

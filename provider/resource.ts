@@ -14,6 +14,11 @@ export interface ResourceProvider {
   diff(id: string, olds: Props, news: Props): Promise<DiffOutcome>;
   /** The same, with the arguments that changed (the plugins' detailed diff). */
   diffDetail(olds: Props, news: Props): DiffDetail;
+  /**
+   * Records that the resource of this state keeps its object in this deployment: its Diff answered no
+   * replacement (heldObjects.ts). Sends nothing.
+   */
+  claim(id: string, olds: Props): void;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   /**
    * The object as the service holds it. `props` is the state's outputs, empty on an import (then `id` alone

@@ -79,6 +79,7 @@ export const runTaskProvider: ResourceProvider = {
   ...checkAndDiff(
     (olds, news, context) => checkRunTask(news, defaultOrganization(providerContext().config), context, olds),
     diffRunTaskDetail,
+    (id) => hold("run task", id),
     (olds, inputs) =>
       noticeAdoption(runTaskTable, olds, inputs, {
         what: "run task",

@@ -46,6 +46,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   ...checkAndDiff(
     (olds, news, context) => checkSnapshotAutoConfig(news, context, olds),
     diffSnapshotAutoConfigDetail,
+    (id) => hold("snapshot configuration", id),
     (olds, inputs) =>
       noticeAdoption(snapshotAutoConfigTable, olds, inputs, {
         what: "snapshot configuration",

@@ -95,9 +95,18 @@ export function associationOf(id: string, props: Props): { workspaceId: string; 
   return { workspaceId: String(props.workspaceId ?? ""), id };
 }
 
+/**
+ * An association kept by its resource holds its `wstask-` id, which its delete compares. One recorded by its task
+ * (a create whose list could not give the id) is compared by the id its delete finds, and holds nothing here.
+ */
+function claimAssociation(id: string, olds: Props): void {
+  const wsTaskId = typeof olds.workspaceTaskId === "string" ? olds.workspaceTaskId : associationOf(id, olds).id;
+  if (wsTaskId.startsWith("wstask-")) hold("association", wsTaskId);
+}
+
 /** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
 export const workspaceRunTaskProvider: ResourceProvider = {
-  ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, (olds, inputs) =>
+  ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, claimAssociation, (olds, inputs) =>
     noticeAdoption(workspaceRunTaskTable, olds, inputs, {
       what: "association",
       label: (i) => `WorkspaceRunTask of ${String(i.taskId)} in ${String(i.workspaceId)}`,

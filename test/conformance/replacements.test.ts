@@ -105,7 +105,7 @@ describe("a resource moved to a new name, keeping the object's name", () => {
     expect(ops(steps)).toMatchObject({ "scanner-moved": "create", "offsite-moved": "create", scanner: "delete", offsite: "delete" });
     expect(tasksNamed("scanner")[0].id).toBe(task);
     expectOnceEach("scanner-moved", "offsite-moved");
-    expect(engine.pluginOutput).toMatch(/run task task-\S+ is left in place: another resource of this stack made or took it over/);
+    expect(engine.pluginOutput).toMatch(/run task task-\S+ is left in place: another resource of this stack holds it/);
     // A refresh finds every object; the next up changes nothing.
     expect((await engine.refresh()).map((s) => s.op)).not.toContain("gone");
     expect(Object.values(ops(await engine.up(program(stack("moved", { adopt: true })))))).toEqual(Array(4).fill("same"));

@@ -121,7 +121,7 @@ describe("a resource moved to a new name, keeping the object's name", () => {
     const steps = await engine.up(stack("moved", { adopt: true }));
     expect(ops(steps)).toMatchObject({ "scanner-moved": "create", "offsite-moved": "create", scanner: "delete", offsite: "delete" });
     expectOnceEach("scanner-moved", "offsite-moved");
-    expect(engine.pluginOutput).toMatch(/snapshot configuration offsite is left in place: another resource of this stack made or took it over/);
+    expect(engine.pluginOutput).toMatch(/snapshot configuration offsite is left in place: another resource of this stack holds it/);
     expect((await engine.refresh()).map((s) => s.op)).not.toContain("gone");
     expect(Object.values(ops(await engine.up(stack("moved", { adopt: true }))))).toEqual(Array(4).fill("same"));
   });

@@ -12,11 +12,15 @@ import {
 import { Switchboard } from "../support/switchboard";
 
 /**
- * A delete-before-replace that stops between its delete and its create (the service refuses the create), through
- * the dynamic provider and the provider plugins, driven as the engine drives them: the engine keeps the deleted
- * resource in the state, pending replacement (pulumi/pulumi `pkg/resource/deploy/step.go`, `DeleteStep.Apply`), so
- * the state never claims an object as live that is gone, and the next `up` creates it without deleting anything; a
- * program that drops it instead removes it from the state without a request (`RemovePendingReplaceStep`).
+ * Engine sequences that stop midway, through the dynamic provider and the provider plugins, driven as the engine
+ * drives them:
+ * - a delete-before-replace stopped between its delete and its create (the service refuses the create): the engine
+ *   keeps the deleted resource in the state, pending replacement (pulumi/pulumi `pkg/resource/deploy/step.go`,
+ *   `DeleteStep.Apply`), so the state never claims as live an object that is gone, and the next `up` creates it
+ *   without deleting anything; a program that drops it removes it from the state without a request
+ *   (`RemovePendingReplaceStep`);
+ * - a move to a new name with `adopt` whose deployment fails before the old resource's delete: the delete comes in
+ *   the next deployment, in a new plugin process, and must leave the object the moved resource holds.
  */
 jest.setTimeout(240_000);
 
@@ -50,12 +54,14 @@ const config = () => ({
   "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
 });
 /** The service refuses every create of `what` (a 400 or 422 is final: no retry makes it succeed). */
-const refuseCreates = (what: "snapshot" | "task") =>
+const refuseCreates = (what: "snapshot" | "task" | "association") =>
   calls.answers.push((req) => {
     const snapshot = req.method === "POST" && req.path.includes("/snapshot-auto/config/");
     const task = req.method === "POST" && /\/organizations\/[^/]+\/tasks$/.test(req.path);
+    const association = req.method === "POST" && /\/workspaces\/[^/]+\/tasks$/.test(req.path);
     if (what === "snapshot" && snapshot) return { status: 400, body: { errors: ["refused for the test"] } };
-    if (what === "task" && task) return { status: 422, body: { errors: [{ status: "422", title: "refused for the test" }] } };
+    if ((what === "task" && task) || (what === "association" && association))
+      return { status: 422, body: { errors: [{ status: "422", title: "refused for the test" }] } };
     return undefined;
   });
 const deletes = () => emulator.requests.entries.filter((e) => e.method === "DELETE").length;
@@ -163,5 +169,68 @@ describe("provider plugins: replaceOnChanges of a task with two associations, th
     expect(Object.values(ops(await engine.up(program("https://hooks.example.com/b"))))).toEqual(["same", "same", "same"]);
     await engine.destroy();
     expect([emulator.runTask.tasks(), emulator.runTask.workspaceTasks()]).toEqual([[], []]);
+  });
+});
+
+describe("a move with adopt whose deployment stops before the old resource's delete", () => {
+  const url = "https://hooks.example.com/scan";
+
+  test("dynamic provider: the next up's delete of the old resource leaves the object the moved resource holds", async () => {
+    const engine = new Engine({ plugin: dynamicProviderPlugin(project.dir), stateFile: join(project.dir, "state-move.json"), config: config() });
+    await engine.up(project.capture({ runTasks: [{ resource: "scanner", args: { name: "scanner", url } }] }));
+    const [task] = tasksNamed("scanner");
+    // The moved task, and an association of it that the service refuses: made after the task, it fails the deployment.
+    const moved: ProgramSpec = {
+      runTasks: [{ resource: "scanner-moved", args: { name: "scanner", url, adopt: true } }],
+      attachments: [{ resource: "other", task: "scanner-moved", args: { workspaceId: ws("app"), enforcementLevel: "advisory" } }],
+    };
+    refuseCreates("association");
+    await expect(engine.up(project.capture(moved))).rejects.toThrow(/refused for the test/);
+    calls.reset();
+    // The moved resource took the task over; the old one's delete never came.
+    expect(["scanner", "scanner-moved"].map((r) => engine.state().get(r)?.id)).toEqual([task.id, task.id]);
+
+    expect(ops(await engine.up(project.capture(moved)))).toMatchObject({ "scanner-moved": "same", other: "create" });
+    expect(tasksNamed("scanner").map((t) => t.id)).toEqual([task.id]);
+    expect(engine.state().get("scanner")).toBeUndefined();
+    expect(engine.state().get("scanner-moved")?.id).toBe(task.id);
+    expect(engine.pluginOutput).toMatch(new RegExp(`run task ${task.id} is left in place: another resource of this stack holds it`));
+    await engine.destroy();
+    expect(emulator.runTask.tasks()).toEqual([]);
+  });
+
+  test("provider plugins: the same", async () => {
+    const urn = (name: string) => `urn:pulumi:dev::interrupted-replacement::runtask:index:RunTask::${name}`;
+    const task = (name: string, inputs: Record<string, unknown>): NativeResource => ({
+      urn: urn(name),
+      token: "runtask:index:RunTask",
+      name,
+      inputs,
+      dependencies: [],
+    });
+    const engine = new NativeEngine({ programDir: project.dir, config: config() });
+    await engine.up([task("scanner", { name: "scanner", url })]);
+    const [made] = tasksNamed("scanner");
+    const moved: NativeResource[] = [
+      task("scanner-moved", { name: "scanner", url, adopt: true }),
+      {
+        urn: "urn:pulumi:dev::interrupted-replacement::runtask:index:WorkspaceRunTask::other",
+        token: "runtask:index:WorkspaceRunTask",
+        name: "other",
+        inputs: { workspaceId: ws("app"), taskId: "@id:scanner-moved", enforcementLevel: "advisory" },
+        dependencies: [urn("scanner-moved")],
+      },
+    ];
+    refuseCreates("association");
+    await expect(engine.up(moved)).rejects.toThrow(/refused for the test/);
+    calls.reset();
+    expect([engine.held(urn("scanner"))?.id, engine.held(urn("scanner-moved"))?.id]).toEqual([made.id, made.id]);
+
+    expect(ops(await engine.up(moved))).toMatchObject({ "scanner-moved": "same", other: "create", scanner: "delete" });
+    expect(tasksNamed("scanner").map((t) => t.id)).toEqual([made.id]);
+    expect(engine.held(urn("scanner"))).toBeUndefined();
+    expect(engine.pluginOutput).toMatch(new RegExp(`run task ${made.id} is left in place: another resource of this stack holds it`));
+    await engine.destroy();
+    expect(emulator.runTask.tasks()).toEqual([]);
   });
 });
