@@ -33,23 +33,27 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Compiles `file` of the consumer project with `compilerOptions` (written as `tsconfigName`): what tsc printed. */
+function typeCheck(tsconfigName: string, compilerOptions: Record<string, unknown>, file: string): string {
+  const tsconfig = join(dir, tsconfigName);
+  writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: [file] }));
+  const tsc = join(repositoryRoot(), "node_modules/typescript/bin/tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", tsconfig], { cwd: dir, encoding: "utf8" });
+    return "";
+  } catch (err) {
+    return String((err as { stdout?: string }).stdout ?? err);
+  }
+}
+
 test.each([
   ["node (node10)", { module: "commonjs", moduleResolution: "node" }],
   ["node16", { module: "node16", moduleResolution: "node16" }],
   ["nodenext", { module: "nodenext", moduleResolution: "nodenext" }],
   ["bundler", { module: "esnext", moduleResolution: "bundler" }],
 ])("the package and each subpath type-check under moduleResolution %s", (mode, options) => {
-  const tsconfig = join(dir, `tsconfig.${mode.split(" ")[0]}.json`);
   const compilerOptions = { ...options, target: "es2022", strict: true, noEmit: true, esModuleInterop: true, skipLibCheck: true, types: ["node"] };
-  writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
-  const tsc = join(repositoryRoot(), "node_modules/typescript/bin/tsc");
-  let out = "";
-  try {
-    execFileSync(process.execPath, [tsc, "-p", tsconfig], { cwd: dir, encoding: "utf8" });
-  } catch (err) {
-    out = String((err as { stdout?: string }).stdout ?? err);
-  }
-  expect(out).toBe("");
+  expect(typeCheck(`tsconfig.${mode.split(" ")[0]}.json`, compilerOptions, "consumer.ts")).toBe("");
 });
 
 test("the package's own entry type-checks under the tsconfig of Pulumi's TypeScript template (no skipLibCheck, no esModuleInterop)", () => {
@@ -69,14 +73,5 @@ export const used = [RunTask, SnapshotAutoConfig, getRunTask, getSnapshotStatusO
     noEmit: true,
     types: ["node"],
   };
-  const tsconfig = join(dir, "tsconfig.template.json");
-  writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: ["template.ts"] }));
-  const tsc = join(repositoryRoot(), "node_modules/typescript/bin/tsc");
-  let out = "";
-  try {
-    execFileSync(process.execPath, [tsc, "-p", tsconfig], { cwd: dir, encoding: "utf8" });
-  } catch (err) {
-    out = String((err as { stdout?: string }).stdout ?? err);
-  }
-  expect(out).toBe("");
+  expect(typeCheck("tsconfig.template.json", compilerOptions, "template.ts")).toBe("");
 });
