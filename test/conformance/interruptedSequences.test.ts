@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 import {
   createConsumerProject,
   dynamicProviderPlugin,
@@ -9,6 +9,7 @@ import {
   type NativeResource,
   type ProgramSpec,
 } from "../../engine";
+import { emulatorStackConfig, nativeResources, RUNTASK_TOKEN } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -24,7 +25,6 @@ import { Switchboard } from "../support/switchboard";
  */
 jest.setTimeout(240_000);
 
-const TOKEN = "emulator-runtask-token";
 const calls = new Switchboard();
 let emulator: Emulator;
 let project: ConsumerProject;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   emulator = await startEmulator({
     interceptors: [calls.interceptor],
     snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
+    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
   });
 });
 
@@ -46,13 +46,7 @@ afterAll(async () => {
   project?.remove();
 });
 
-const config = () => ({
-  "runtask:address": emulator.url,
-  "runtask:token": TOKEN,
-  "runtask:organization": "acme",
-  "snapshot:address": emulator.url,
-  "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-});
+const config = () => emulatorStackConfig(emulator);
 /** The service refuses every create of `what` (a 400 or 422 is final: no retry makes it succeed). */
 const refuseCreates = (what: "snapshot" | "task" | "association") =>
   calls.answers.push((req) => {
@@ -68,6 +62,7 @@ const deletes = () => emulator.requests.entries.filter((e) => e.method === "DELE
 const ops = (steps: { name: string; op: string }[]) => Object.fromEntries(steps.map((s) => [s.name, s.op]));
 const ws = (name: string) => emulator.runTask.workspace(name).id;
 const tasksNamed = (name: string) => emulator.runTask.tasks().filter((t) => t.name === name);
+const { urn, resource } = nativeResources("interrupted-replacement");
 
 describe("dynamic provider: `--replace` of a configuration with deleteBeforeReplace, its create refused", () => {
   const offsite = { name: "offsite", interval: 3600, pathPrefix: "backups", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
@@ -121,17 +116,6 @@ describe("dynamic provider: `--replace` of a configuration with deleteBeforeRepl
 });
 
 describe("provider plugins: replaceOnChanges of a task with two associations, the task's create refused", () => {
-  const urn = (token: string, name: string) => `urn:pulumi:dev::interrupted-replacement::${token}::${name}`;
-  const resource = (token: string, name: string, inputs: Record<string, unknown>, extra: Partial<NativeResource> = {}): NativeResource => ({
-    urn: urn(token, name),
-    token,
-    name,
-    inputs,
-    dependencies: Object.values(inputs)
-      .filter((v): v is string => typeof v === "string" && v.startsWith("@id:"))
-      .map((v) => urn("runtask:index:RunTask", v.slice(4))),
-    ...extra,
-  });
   const program = (url: string): NativeResource[] => [
     resource("runtask:index:RunTask", "scanner", { name: "scanner", url }, { replaceOnChanges: ["url"] }),
     resource("runtask:index:WorkspaceRunTask", "on-app", { workspaceId: ws("app"), taskId: "@id:scanner", enforcementLevel: "mandatory" }),
@@ -200,35 +184,23 @@ describe("a move with adopt whose deployment stops before the old resource's del
   });
 
   test("provider plugins: the same", async () => {
-    const urn = (name: string) => `urn:pulumi:dev::interrupted-replacement::runtask:index:RunTask::${name}`;
-    const task = (name: string, inputs: Record<string, unknown>): NativeResource => ({
-      urn: urn(name),
-      token: "runtask:index:RunTask",
-      name,
-      inputs,
-      dependencies: [],
-    });
+    const task = (name: string, inputs: Record<string, unknown>) => resource("runtask:index:RunTask", name, inputs);
+    const taskUrn = (name: string) => urn("runtask:index:RunTask", name);
     const engine = new NativeEngine({ programDir: project.dir, config: config() });
     await engine.up([task("scanner", { name: "scanner", url })]);
     const [made] = tasksNamed("scanner");
     const moved: NativeResource[] = [
       task("scanner-moved", { name: "scanner", url, adopt: true }),
-      {
-        urn: "urn:pulumi:dev::interrupted-replacement::runtask:index:WorkspaceRunTask::other",
-        token: "runtask:index:WorkspaceRunTask",
-        name: "other",
-        inputs: { workspaceId: ws("app"), taskId: "@id:scanner-moved", enforcementLevel: "advisory" },
-        dependencies: [urn("scanner-moved")],
-      },
+      resource("runtask:index:WorkspaceRunTask", "other", { workspaceId: ws("app"), taskId: "@id:scanner-moved", enforcementLevel: "advisory" }),
     ];
     refuseCreates("association");
     await expect(engine.up(moved)).rejects.toThrow(/refused for the test/);
     calls.reset();
-    expect([engine.held(urn("scanner"))?.id, engine.held(urn("scanner-moved"))?.id]).toEqual([made.id, made.id]);
+    expect([engine.held(taskUrn("scanner"))?.id, engine.held(taskUrn("scanner-moved"))?.id]).toEqual([made.id, made.id]);
 
     expect(ops(await engine.up(moved))).toMatchObject({ "scanner-moved": "same", other: "create", scanner: "delete" });
     expect(tasksNamed("scanner").map((t) => t.id)).toEqual([made.id]);
-    expect(engine.held(urn("scanner"))).toBeUndefined();
+    expect(engine.held(taskUrn("scanner"))).toBeUndefined();
     expect(engine.pluginOutput).toMatch(new RegExp(`run task ${made.id} is left in place: another resource of this stack holds it`));
     await engine.destroy();
     expect(emulator.runTask.tasks()).toEqual([]);

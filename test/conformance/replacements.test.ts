@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 import { createConsumerProject, dynamicProviderPlugin, Engine, type ConsumerProject, type ProgramSpec, type Step } from "../../engine";
+import { emulatorStackConfig } from "../support/emulatorStack";
 
 /**
  * Replacements, moves and drift through the dynamic provider plugin, as the engine runs them (engine/engine.ts
@@ -35,13 +36,7 @@ const newEngine = () =>
   (engine = new Engine({
     plugin: dynamicProviderPlugin(fixture.dir),
     stateFile: join(fixture.dir, `state-${++n}.json`),
-    config: {
-      "runtask:address": emulator.url,
-      "runtask:token": "emulator-runtask-token",
-      "runtask:organization": "acme",
-      "snapshot:address": emulator.url,
-      "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-    },
+    config: emulatorStackConfig(emulator),
   }));
 const program = (spec: ProgramSpec) => fixture.capture({ snapshots: [], runTasks: [], attachments: [], ...spec });
 const ops = (steps: Step[]) => Object.fromEntries(steps.map((s) => [s.name, s.op]));

@@ -1,5 +1,6 @@
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 import { createConsumerProject, NativeEngine, type ConsumerProject, type NativeResource } from "../../engine";
+import { emulatorStackConfig, nativeResources, RUNTASK_TOKEN } from "../support/emulatorStack";
 
 /**
  * Replacements, moves, drift and a replacement's name through both provider plugins, driven as the engine drives
@@ -11,7 +12,6 @@ type Props = Record<string, unknown>;
 // Each scenario runs several engine commands, each starting the plugins afresh, as the CLI does.
 jest.setTimeout(240_000);
 
-const TOKEN = "emulator-runtask-token";
 let project: ConsumerProject;
 let emulator: Emulator;
 let engine: NativeEngine;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   emulator = await startEmulator({
     snapshot: { takeSnapshots: false },
     runTask: {
-      tokens: { [TOKEN]: { owner: true } },
+      tokens: { [RUNTASK_TOKEN]: { owner: true } },
       organizations: [
         { name: "acme", workspaces: [{ name: "app" }, { name: "web" }] },
         { name: "beta", workspaces: [] },
@@ -33,13 +33,7 @@ beforeAll(async () => {
 beforeEach(() => {
   engine = new NativeEngine({
     programDir: project.dir,
-    config: {
-      "runtask:address": emulator.url,
-      "runtask:token": TOKEN,
-      "runtask:organization": "acme",
-      "snapshot:address": emulator.url,
-      "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-    },
+    config: emulatorStackConfig(emulator),
   });
 });
 
@@ -52,17 +46,7 @@ afterAll(async () => {
   project?.remove();
 });
 
-const urn = (token: string, name: string) => `urn:pulumi:dev::replacements-native::${token}::${name}`;
-const resource = (token: string, name: string, inputs: Props, extra: Partial<NativeResource> = {}): NativeResource => ({
-  urn: urn(token, name),
-  token,
-  name,
-  inputs,
-  dependencies: Object.values(inputs)
-    .filter((v): v is string => typeof v === "string" && v.startsWith("@id:"))
-    .map((v) => urn("runtask:index:RunTask", v.slice(4))),
-  ...extra,
-});
+const { urn, resource } = nativeResources("replacements-native");
 const ws = (name: string) => emulator.runTask.workspace(name).id;
 const ops = (steps: { name: string; op: string }[]) => Object.fromEntries(steps.map((s) => [s.name, s.op]));
 const tasksNamed = (name: string) => emulator.runTask.tasks().filter((t) => t.name === name);

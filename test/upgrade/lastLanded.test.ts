@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 import {
   createConsumerProject,
   dynamicProviderPlugin,
@@ -10,6 +10,7 @@ import {
   type NativeResource,
   type ProgramSpec,
 } from "../../engine";
+import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
 
 /**
  * State is a contract: a stack made by the last landed version upgrades with no diff, no replacement and no write.
@@ -34,7 +35,6 @@ const fixture: Fixture = JSON.parse(readFileSync(join(__dirname, "fixtures/last-
 // Each command starts the plugins afresh, as the CLI does.
 jest.setTimeout(240_000);
 
-const TOKEN = "emulator-runtask-token";
 let emulator: Emulator;
 let project: ConsumerProject;
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   project = createConsumerProject({ project: "upgrade-dynamic", stack: "upgrade" });
   emulator = await startEmulator({
     snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
+    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
   });
   // The service as the old version left it.
   const { store } = emulator.runTask;
@@ -60,13 +60,7 @@ afterAll(async () => {
   project?.remove();
 });
 
-const config = () => ({
-  "runtask:address": emulator.url,
-  "runtask:token": TOKEN,
-  "runtask:organization": "acme",
-  "snapshot:address": emulator.url,
-  "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
-});
+const config = () => emulatorStackConfig(emulator);
 const ops = (steps: { name: string; op: string }[]) => Object.fromEntries(steps.map((s) => [s.name, s.op]));
 const everySame = (steps: { name: string; op: string }[]) => Object.fromEntries(steps.map((s) => [s.name, "same"]));
 
