@@ -35,6 +35,8 @@ module.exports = tseslint.config(
         console: "readonly",
         setImmediate: "readonly",
         setTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
       },
     },
   },

@@ -21,7 +21,7 @@ export {
 } from "./project/consumerProject";
 export { installPackage } from "./project/installPackage";
 export { projectName } from "./project/pulumiYaml";
-export { PACKAGE_NAME, repositoryRoot } from "./project/repository";
+export { PACKAGE_NAME, repositoryRoot } from "../demo/repository";
 export { NativeProviderClient, reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
 export { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
 export {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { PACKAGE_NAME } from "../project/repository";
+import { PACKAGE_NAME } from "../../demo/repository";
 import { NativeProviderClient } from "./nativeProviderClient";
 import { ProviderProcess, type LaunchSpec } from "./providerProcess";
 

@@ -7,7 +7,7 @@ import type { Registration } from "../registration";
 import { programConfigEnv, type StackConfig } from "../stackConfig";
 import { installPackage } from "./installPackage";
 import { projectName, renameProject } from "./pulumiYaml";
-import { repositoryRoot } from "./repository";
+import { repositoryRoot } from "../../demo/repository";
 
 const TEMPLATE = join(repositoryRoot(), "engine/project/template");
 

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_NAME, repositoryRoot } from "./repository";
+import { PACKAGE_NAME, repositoryRoot } from "../../demo/repository";
 
 /**
  * Installs the package into `dir/node_modules` as a user's `npm install` would: from `npm pack` of the

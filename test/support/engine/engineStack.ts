@@ -1,0 +1,376 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createConsumerProject, type ConsumerProject } from "../../../demo/consumerProject";
+import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../demo/pulumiEngine";
+import { readStackState, type StackState } from "./stateFile";
+
+/** What one engine command did. */
+export interface EngineRun {
+  ok: boolean;
+  /** Steps by kind, as the summary counts them (the `pulumi:pulumi:Stack` resource included). */
+  changes: Record<string, number>;
+  /** Each resource's step, by URN, in the order the engine began them. */
+  steps: { urn: string; op: string }[];
+  /** Warnings and errors the engine reported, with the resource they came from. */
+  diagnostics: { severity: string; urn?: string; message: string }[];
+  /** What the CLI printed. */
+  output: string;
+  error?: string;
+  outputs?: Record<string, { value: unknown; secret: boolean }>;
+}
+
+/** A program description as specProgram.js reads it. */
+export interface ProgramSpec {
+  resources: ResourceSpec[];
+  outputs?: Record<string, unknown>;
+}
+
+export interface ResourceSpec {
+  type: string;
+  name: string;
+  args?: Record<string, unknown>;
+  secretArgs?: string[];
+  options?: Record<string, unknown>;
+}
+
+/** Options of one command, by the Automation API's names (`replace`, `target`, `clearPendingCreates`, ...). */
+export type CommandOptions = Record<string, unknown>;
+
+/** A running command: its process group can be killed, as a user's Ctrl-C or a CI runner's timeout does. */
+export interface RunningCommand {
+  /** Kills the `pulumi` CLI with SIGKILL (the process, not its plugins), then, after `orphansAfterMs`, the plugins. */
+  killCli(orphansAfterMs?: number): Promise<void>;
+  done: Promise<EngineRun>;
+}
+
+const PASSPHRASE = "engine-stack-passphrase";
+const SUPPORT = __dirname;
+
+/** The engine for the tests: the project's build, else a `pulumi` on PATH; in CI a missing engine fails the test. */
+export function testEngine(): PulumiEngine {
+  const engine = findPulumiEngine("built");
+  if (!engine) {
+    throw new Error(
+      "these tests run through the Pulumi engine, and there is none: run `npm run engine` (npm test does), or put a `pulumi` CLI on PATH",
+    );
+  }
+  return engine;
+}
+
+/**
+ * One stack in a file backend of its own, run through the real Pulumi CLI: a Node.js program described as data
+ * (inline, through the Automation API, in a consumer project where the package is installed), or a YAML program
+ * (`pulumi` in the project's folder, the provider plugins on PATH as the package's executables).
+ */
+export class EngineStack {
+  readonly backend: string;
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  private spec: ProgramSpec = { resources: [] };
+  private configured = false;
+  private n = 0;
+
+  private constructor(
+    readonly runtime: "nodejs" | "yaml",
+    readonly project: ConsumerProject,
+    readonly projectName: string,
+    readonly stack: string,
+    private readonly config: Record<string, string>,
+    private readonly secretKeys: string[],
+    readonly work: string,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.backend = join(work, "backend");
+    this.home = join(work, "home");
+    mkdirSync(this.backend, { recursive: true });
+    mkdirSync(this.home, { recursive: true });
+    this.env = offlineEngineEnv(
+      testEngine(),
+      { home: this.home, backend: this.backend, passphrase: PASSPHRASE, extraPath: [project.binDir] },
+      {
+        ...process.env,
+        // `--event-log`, which the Automation API reads too, is a flag of the debug commands.
+        PULUMI_DEBUG_COMMANDS: "true",
+        ...env,
+      },
+    );
+  }
+
+  /**
+   * A stack of a Node.js program run inline. `config` is the stack's config (keys with their namespace); those of
+   * `secretKeys` are set as secrets.
+   */
+  static inline(options: StackOptions): EngineStack {
+    const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
+    return new EngineStack(
+      "nodejs",
+      options.project,
+      options.projectName,
+      options.stack ?? "dev",
+      options.config ?? {},
+      options.secretKeys ?? [],
+      work,
+      options.env ?? {},
+    );
+  }
+
+  /** A stack of a YAML program, in a folder of its own under the consumer project (the program is set by `yaml`). */
+  static yaml(options: StackOptions): EngineStack {
+    const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
+    const stack = new EngineStack(
+      "yaml",
+      options.project,
+      options.projectName,
+      options.stack ?? "dev",
+      options.config ?? {},
+      options.secretKeys ?? [],
+      work,
+      options.env ?? {},
+    );
+    mkdirSync(stack.programDir, { recursive: true });
+    return stack;
+  }
+
+  /** Where the YAML program is written, and where the CLI runs for it. */
+  get programDir(): string {
+    return this.runtime === "yaml" ? join(this.project.dir, "programs", this.projectName) : this.project.dir;
+  }
+
+  /** Sets the Node.js program's description for the commands that follow. */
+  program(spec: ProgramSpec): this {
+    this.spec = spec;
+    return this;
+  }
+
+  /** Writes the YAML program's `resources:` (and more) under the project's name and runtime. */
+  yamlProgram(body: string): this {
+    writeFileSync(join(this.programDir, "Pulumi.yaml"), `name: ${this.projectName}\nruntime: yaml\n${body}`);
+    return this;
+  }
+
+  up(options: CommandOptions = {}): Promise<EngineRun> {
+    return this.start("up", options).done;
+  }
+
+  preview(options: CommandOptions = {}): Promise<EngineRun> {
+    return this.start("preview", options).done;
+  }
+
+  refresh(options: CommandOptions = {}): Promise<EngineRun> {
+    return this.start("refresh", options).done;
+  }
+
+  destroy(options: CommandOptions = {}): Promise<EngineRun> {
+    return this.start("destroy", options).done;
+  }
+
+  /** `pulumi import` of one resource (`{ type, name, id }`), or of a file of them (`{ file }`), with `--yes`. */
+  import(what: { type: string; name: string; id: string; provider?: string }, options: CommandOptions = {}): Promise<EngineRun> {
+    return this.start("import", { ...options, resources: [what] }).done;
+  }
+
+  /** Starts a command, for a test that stops it midway (`killCli`). */
+  start(op: "up" | "preview" | "refresh" | "destroy" | "import", options: CommandOptions = {}): RunningCommand {
+    return this.runtime === "nodejs" ? this.startInline(op, options) : this.startYaml(op, options);
+  }
+
+  /** Runs the CLI with `args` in the program's folder (`stack export`, `state delete`, ...), with the stack's environment. */
+  async cli(args: string[], options: { stack?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    const stack = options.stack === false ? [] : ["--stack", this.stack];
+    const child = spawn("pulumi", [...args, ...stack, "--non-interactive"], { cwd: this.programDir, env: this.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? 1)));
+    return { code, stdout, stderr };
+  }
+
+  /** The state as the backend holds it now. */
+  state(): StackState {
+    return readStackState(this.backend, this.projectName, this.stack);
+  }
+
+  /** Removes the stack's backend and home (the project is the caller's). */
+  remove(): void {
+    rmSync(this.work, { recursive: true, force: true });
+  }
+
+  private request(op: string, options: CommandOptions): string {
+    const file = join(this.work, `request-${++this.n}.json`);
+    const config = this.configured ? undefined : this.configEntries();
+    this.configured = true;
+    writeFileSync(file, JSON.stringify({ op, project: this.projectName, stack: this.stack, spec: this.spec, config, options }));
+    return file;
+  }
+
+  private configEntries(): Record<string, { value: string; secret: boolean }> {
+    return Object.fromEntries(Object.entries(this.config).map(([k, v]) => [k, { value: v, secret: this.secretKeys.includes(k) }]));
+  }
+
+  private startInline(op: string, options: CommandOptions): RunningCommand {
+    const child = spawn(process.execPath, [join(SUPPORT, "runInline.js"), this.request(op, options)], {
+      cwd: this.project.dir,
+      env: this.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const done = new Promise<EngineRun>((resolve) => {
+      child.on("close", () => {
+        const at = output.lastIndexOf("\n@@result ");
+        const result =
+          at >= 0
+            ? JSON.parse(output.slice(at + "\n@@result ".length))
+            : { ok: false, error: "the runner ended without a result", steps: [], diagnostics: [] };
+        resolve({ changes: {}, ...result, output: at >= 0 ? output.slice(0, at) : output });
+      });
+    });
+    return { done, killCli: (after) => killCliOf(child.pid!, after) };
+  }
+
+  private startYaml(op: string, options: CommandOptions): RunningCommand {
+    const events = join(this.work, `events-${++this.n}.jsonl`);
+    const setUp = this.configured ? Promise.resolve() : this.initYamlStack();
+    this.configured = true;
+    let child: ReturnType<typeof spawn> | undefined;
+    let output = "";
+    const done = setUp.then(
+      () =>
+        new Promise<EngineRun>((resolve) => {
+          child = spawn("pulumi", yamlArgs(op, options, this.stack, events), {
+            cwd: this.programDir,
+            env: this.env,
+            detached: true,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          child.stdout!.on("data", (d) => (output += d));
+          child.stderr!.on("data", (d) => (output += d));
+          child.on("close", (code) => resolve({ ...eventsOf(events), ok: code === 0, output, ...(code === 0 ? {} : { error: output }) }));
+        }),
+    );
+    return {
+      done,
+      killCli: async (after) => {
+        await until(() => child?.pid !== undefined);
+        await killCliOf(child!.pid!, after, true);
+      },
+    };
+  }
+
+  private async initYamlStack(): Promise<void> {
+    const init = await this.cli(["stack", "init", this.stack], { stack: false });
+    if (init.code !== 0 && !/already exists/.test(init.stderr)) throw new Error(`pulumi stack init failed: ${init.stderr}`);
+    const args = ["config", "set-all"];
+    for (const [k, v] of Object.entries(this.config)) args.push(this.secretKeys.includes(k) ? "--secret" : "--plaintext", `${k}=${v}`);
+    if (args.length > 2) {
+      const set = await this.cli(args);
+      if (set.code !== 0) throw new Error(`pulumi config set-all failed: ${set.stderr}`);
+    }
+  }
+}
+
+export interface StackOptions {
+  project: ConsumerProject;
+  /** The Pulumi project's name (part of every URN). */
+  projectName: string;
+  stack?: string;
+  config?: Record<string, string>;
+  secretKeys?: string[];
+  /** Environment of the CLI and the plugins beyond this process's. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A consumer project for the engine stacks of a test file, removed by the caller. */
+export function engineProject(): ConsumerProject {
+  testEngine();
+  return createConsumerProject();
+}
+
+function yamlArgs(op: string, options: CommandOptions, stack: string, events: string): string[] {
+  const args: string[] = [op === "import" ? "import" : op];
+  if (op === "import") {
+    const [r] = options.resources as { type: string; name: string; id: string; provider?: string }[];
+    args.push(r.type, r.name, r.id);
+    if (r.provider) args.push("--provider", r.provider);
+  }
+  if (op !== "preview") args.push("--yes", "--skip-preview");
+  for (const urn of (options.replace as string[] | undefined) ?? []) args.push("--replace", urn);
+  for (const urn of (options.target as string[] | undefined) ?? []) args.push("--target", urn);
+  if (options.refresh) args.push("--refresh");
+  if (options.clearPendingCreates) args.push("--clear-pending-creates");
+  if (options.targetDependents) args.push("--target-dependents");
+  args.push("--stack", stack, "--non-interactive", "--event-log", events);
+  return args;
+}
+
+/** What an engine event log says: the steps, the summary, the diagnostics. */
+function eventsOf(file: string): Pick<EngineRun, "changes" | "steps" | "diagnostics"> {
+  const out: Pick<EngineRun, "changes" | "steps" | "diagnostics"> = { changes: {}, steps: [], diagnostics: [] };
+  if (!existsSync(file)) return out;
+  for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+    const event = JSON.parse(line);
+    if (event.resourcePreEvent) out.steps.push({ urn: event.resourcePreEvent.metadata.urn, op: event.resourcePreEvent.metadata.op });
+    if (event.summaryEvent) out.changes = event.summaryEvent.resourceChanges ?? {};
+    if (event.diagnosticEvent)
+      out.diagnostics.push({ severity: event.diagnosticEvent.severity, urn: event.diagnosticEvent.urn, message: event.diagnosticEvent.message });
+  }
+  return out;
+}
+
+/** The pids of `pid`'s descendants, from /proc. */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    let children = "";
+    try {
+      children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const child of children.split(" ").filter(Boolean).map(Number)) out.push(child, ...descendants(child));
+  }
+  return out;
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * SIGKILL to the `pulumi` process under `root` (or `root` itself), then, after `orphansAfterMs`, to the rest of its
+ * process group: the plugins it started outlive it, as they do when a CI runner kills the CLI.
+ */
+async function killCliOf(root: number, orphansAfterMs = 0, rootIsCli = false): Promise<void> {
+  let cli: number | undefined = rootIsCli ? root : undefined;
+  await until(() => (cli ??= descendants(root).find((pid) => commandOf(pid) === "pulumi")) !== undefined);
+  process.kill(cli!, "SIGKILL");
+  if (orphansAfterMs > 0) await new Promise((r) => setTimeout(r, orphansAfterMs));
+  try {
+    process.kill(-root, "SIGKILL");
+  } catch {
+    // the group is gone already
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for a process");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
