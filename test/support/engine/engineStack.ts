@@ -103,39 +103,28 @@ export class EngineStack {
    * `secretKeys` are set as secrets.
    */
   static inline(options: StackOptions): EngineStack {
-    const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
-    return new EngineStack(
-      "nodejs",
-      options.project,
-      options.projectName,
-      options.stack ?? "dev",
-      options.config ?? {},
-      options.secretKeys ?? [],
-      work,
-      options.env ?? {},
-    );
+    return EngineStack.make("nodejs", options);
   }
 
-  /** A stack of a YAML program, in a folder of its own under the consumer project (the program is set by `yaml`). */
+  /** A stack of a YAML program (the program is set by `yamlProgram`). */
   static yaml(options: StackOptions): EngineStack {
-    const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
-    const stack = new EngineStack(
-      "yaml",
-      options.project,
-      options.projectName,
-      options.stack ?? "dev",
-      options.config ?? {},
-      options.secretKeys ?? [],
-      work,
-      options.env ?? {},
-    );
-    mkdirSync(stack.programDir, { recursive: true });
-    return stack;
+    return EngineStack.make("yaml", options);
   }
 
-  /** Where the YAML program is written, and where the CLI runs for it. */
+  private static make(runtime: "nodejs" | "yaml", options: StackOptions): EngineStack {
+    const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
+    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {} } = options;
+    const made = new EngineStack(runtime, project, projectName, stack, config, secretKeys, work, env);
+    mkdirSync(made.programDir, { recursive: true });
+    return made;
+  }
+
+  /**
+   * The project's folder, where its Pulumi.yaml is and the CLI and the plugins run: one per project name under the
+   * consumer project, whose node_modules the package and @pulumi/pulumi resolve from.
+   */
   get programDir(): string {
-    return this.runtime === "yaml" ? join(this.project.dir, "programs", this.projectName) : this.project.dir;
+    return join(this.project.dir, "programs", this.projectName);
   }
 
   /** Sets the Node.js program's description for the commands that follow. */
@@ -212,7 +201,7 @@ export class EngineStack {
 
   private startInline(op: string, options: CommandOptions): RunningCommand {
     const child = spawn(process.execPath, [join(SUPPORT, "runInline.js"), this.request(op, options)], {
-      cwd: this.project.dir,
+      cwd: this.programDir,
       env: this.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

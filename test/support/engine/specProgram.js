@@ -8,7 +8,7 @@
 // `{ "$ref": name, "output"?: key }` anywhere in `args` or `outputs` is that resource's output (default its id).
 // Options: the resource options by their SDK names, where `parent` and `provider` name a resource of the description,
 // `dependsOn` lists names, and an alias is a URN or `{ name?, type?, parent? }` whose parent names a resource or is
-// `"root"` (no parent).
+// `"root"` (the stack: no parent).
 "use strict";
 
 module.exports = function specProgram(spec, requireFromProject) {
@@ -31,10 +31,8 @@ module.exports = function specProgram(spec, requireFromProject) {
     const aliasOf = (alias) => {
       if (typeof alias === "string") return alias;
       const out = { ...alias };
-      if (alias.parent === "root") {
-        delete out.parent;
-        out.noParent = true;
-      } else if (alias.parent) out.parent = ref(alias.parent);
+      if (alias.parent === "root") out.parent = pulumi.rootStackResource;
+      else if (alias.parent) out.parent = ref(alias.parent);
       return out;
     };
     const optionsOf = (options = {}) => {
