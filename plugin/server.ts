@@ -1,4 +1,5 @@
 import type * as grpcTypes from "@grpc/grpc-js";
+import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { JavaScriptValue, Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
 import { persistCompileCache } from "../provider/common/compileCache";
@@ -18,6 +19,7 @@ import {
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
 import { startDeployment } from "../provider/heldObjects";
+import { engineAddressArgument, useEngineLog } from "../provider/engineLog";
 import { argNamedByResource, secretArgs } from "../provider/table/derived";
 import { isUnknown } from "../provider/common/unknown";
 import { checkConfig, configLookup, fromVariables } from "./config";
@@ -142,8 +144,9 @@ export class ProviderServer {
       // PULUMI_DEBUG_PROVIDERS: the engine attaches to a plugin a user started (under a debugger) rather than
       // starting one; it then tells the plugin its own address, which these calls do not need. Such a plugin serves
       // one deployment after another: each attach starts a new one.
-      attach: unary(() => {
-        startDeployment();
+      attach: unary((req: pluginPb.PluginAttach) => {
+        useEngineLog(req.getAddress() || undefined);
+        startDeployment(req.getAddress() || undefined);
         return new Empty();
       }),
     };
@@ -185,8 +188,11 @@ export class ProviderServer {
     const values = args ? plain(args).plain : fromVariables(this.pkg.name, req.getVariablesMap().toArray());
     const { tuning } = providerContext();
     const config = configLookup(this.pkg.name, values);
-    // The engine configures each plugin it starts once, before any resource call: a deployment starts here.
-    startDeployment();
+    // The engine configures each plugin it starts once, before any resource call: a deployment starts here, shared
+    // with the other plugin processes of the engine command (heldObjects.ts).
+    const engine = engineAddressArgument();
+    useEngineLog(engine);
+    startDeployment(engine);
     setProviderContext({ config, tuning: { ...tuning, stats: tuning.stats ?? newClientStats() } });
     // The configuration and the environment together, as calls will read them: a wrong setting stops the command here.
     const problems = settingProblems(this.pkg.service, config);
@@ -208,7 +214,7 @@ export class ProviderServer {
     const secrets = [...secretValues, ...olds.secretValues];
     const replacing = Object.keys(olds.plain).length === 0 ? this.namesKept.get(urn) : undefined;
     const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
-    const result = await keepingSecret(secrets, () => def.provider().check(olds.plain, news, context));
+    const result = await keepingSecret(secrets, () => withCallResource(urn, () => def.provider().check(olds.plain, news, context)));
     const name = def.namedBy && result.inputs[def.namedBy];
     if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));

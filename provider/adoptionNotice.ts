@@ -1,6 +1,5 @@
-import { redact } from "./common/redact";
 import { containsUnknown } from "./common/unknown";
-import { secretsOfCall } from "./context";
+import { tellUser } from "./engineLog";
 import type { ResourceTable } from "./table/field";
 import { diffByTable } from "./table/diff";
 
@@ -35,7 +34,7 @@ export async function noticeAdoption(
      */
     alwaysWritten?: (inputs: Props) => string[];
   },
-  say: (message: string) => void = (message) => process.stderr.write(`${redact(message, secretsOfCall())}\n`),
+  say: (message: string) => void | Promise<void> = (message) => tellUser("info", message),
 ): Promise<void> {
   const creating = Object.keys(olds).every((k) => k === "__provider");
   if (inputs.adopt !== true || !creating || containsUnknown(inputs)) return;
@@ -55,7 +54,7 @@ export async function noticeAdoption(
     if (written.has(key)) return inputs[key] === undefined ? `${key} (cleared, whatever the ${what} holds)` : `${key} (set, secret)`;
     return table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`;
   });
-  say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
+  await say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
 }
 
 function shown(value: unknown): string {

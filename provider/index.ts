@@ -38,6 +38,13 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
   const { setProviderContext, newClientStats, requireValidSettings } = core();
   const lookup = (key: string) => config.get(key);
   setProviderContext({ config: lookup, tuning: { stats: newClientStats(), ...tuning } });
+  // In the dynamic provider plugin, whose one process serves every dynamic resource of the engine command: its
+  // deployment, shared with the command's provider plugins (heldObjects.ts). Joined once whatever the calls.
+  const engine = core().engineAddressArgument();
+  if (engine) {
+    core().useEngineLog(engine);
+    core().startDeployment(engine);
+  }
   requireValidSettings(lookup);
 }
 

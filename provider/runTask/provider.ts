@@ -3,7 +3,7 @@ import type { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
-import { heldByAnotherResource, hold } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
@@ -31,6 +31,11 @@ function outputs(s: RunTaskState, task: ResourceObject, sentGlobal?: RunTaskStat
 
 function secretsOf(write: TaskWrite): string[] {
   return write.hmacKey ? [write.hmacKey] : [];
+}
+
+/** What names a task on the service, as the holds of a deployment record it. */
+function identityOf(s: RunTaskState): string {
+  return `${s.organization}/${s.name}`;
 }
 
 function taskExists(s: RunTaskState): SnapshotRunTaskError {
@@ -96,6 +101,9 @@ export const runTaskProvider: ResourceProvider = {
   async create(inputs) {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
+    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    const undone = ownDeleteLeftUndone("run task", identityOf(s));
+    if (undone && !(await api.deleteTask(undone))) await requireGoneTask(api, undone, s, "DELETE");
     const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
     // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
     const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
@@ -139,7 +147,7 @@ export const runTaskProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
-    if (heldByAnotherResource("run task", id)) return;
+    if (heldByAnotherResource("run task", id, identityOf(stateOf(props ?? {})))) return;
     const api = runTaskEndpoints();
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (!(await api.deleteTask(id))) await requireGoneTask(api, id, stateOf(props ?? {}), "DELETE");

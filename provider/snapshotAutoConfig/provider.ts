@@ -5,7 +5,7 @@ import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE, isImport } from "../resource";
-import { heldByAnotherResource, hold } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
 import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
@@ -64,6 +64,9 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const state = stateOf(inputs);
     const api = endpoints();
     const secrets = secretValues(state);
+    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    const undone = ownDeleteLeftUndone("snapshot configuration", state.name);
+    if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
       throw alreadyExists(`snapshot configuration "${state.name}"`);
@@ -98,7 +101,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
   },
 
   async delete(id, props) {
-    if (heldByAnotherResource("snapshot configuration", id)) return;
+    if (heldByAnotherResource("snapshot configuration", id, id)) return;
     // A configuration already deleted outside Pulumi is the outcome delete wants.
     await keepingState(endpoints().deleteConfig(id, secretValues(props ?? {})));
   },

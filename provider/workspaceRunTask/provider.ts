@@ -2,7 +2,7 @@ import { alreadyExists } from "../common/alreadyExists";
 import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
-import { heldByAnotherResource, hold } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { associationOfTask, requireAssociationGone } from "../services/runtask/proofOfGone";
@@ -104,6 +104,11 @@ function claimAssociation(id: string, olds: Props): void {
   if (wsTaskId.startsWith("wstask-")) hold("association", wsTaskId);
 }
 
+/** What names an association on the service (its workspace and task), as the holds of a deployment record it. */
+function identityOf(s: WorkspaceRunTaskState): string {
+  return `${s.workspaceId}/${s.taskId}`;
+}
+
 /** The `WorkspaceRunTask` provider. The resource id is the service's `wstask-...` id. */
 export const workspaceRunTaskProvider: ResourceProvider = {
   ...checkAndDiff(checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, claimAssociation, (olds, inputs) =>
@@ -121,6 +126,9 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async create(inputs) {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
+    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    const undone = ownDeleteLeftUndone("association", identityOf(s));
+    if (undone && !(await api.deleteWorkspaceTask(s.workspaceId, undone))) await requireAssociationGone(api, "DELETE", s.workspaceId, undone);
     const existing = s.adopt === true ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
@@ -173,8 +181,9 @@ export const workspaceRunTaskProvider: ResourceProvider = {
 
   async delete(id, props) {
     const api = runTaskEndpoints();
-    const at = await located(api, id, stateOf(props ?? {}));
-    if (at && heldByAnotherResource("association", at.id)) return;
+    const prior = stateOf(props ?? {});
+    const at = await located(api, id, prior);
+    if (at && heldByAnotherResource("association", at.id, identityOf(prior))) return;
     // Already gone is what delete wants, but only when the 404 is proven to mean that.
     if (at && !(await api.deleteWorkspaceTask(at.workspaceId, at.id))) await requireAssociationGone(api, "DELETE", at.workspaceId, at.id);
   },

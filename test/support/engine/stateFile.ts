@@ -51,6 +51,12 @@ export function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
+/** The resource's type, the part of its URN before its name (without its parents' types). */
+export function typeOf(urn: string): string {
+  const type = urn.split("::")[2] ?? "";
+  return type.slice(type.lastIndexOf("$") + 1);
+}
+
 /** The resources of the package's types (dynamic and plugin), without providers, components or the stack. */
 export function packageResources(state: StackState): StateResource[] {
   return state.resources.filter((r) => /(SnapshotAutoConfig|RunTask|WorkspaceRunTask)$/.test(r.type) && !r.type.startsWith("pulumi:providers:"));

@@ -1,0 +1,61 @@
+import type * as grpcTypes from "@grpc/grpc-js";
+import type { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import { redact } from "./common/redact";
+import { resourceOfCall, secretsOfCall } from "./context";
+
+/**
+ * What the provider tells the user while it works (what an adopt will change, a delete left undone, a deprecated
+ * argument), through the engine's Log service, which the CLI shows with the resource, as warnings or as info. A
+ * plugin's standard error reaches the engine as debug output only, shown with `-v` and `--debug` alone.
+ *
+ * The engine starts every plugin of a command with its own address as the plugin's one argument (the provider
+ * plugins, and the dynamic provider plugin's process, which loads this module); where a process has none (a test
+ * of the provider core, a plugin a debugger started), messages go to standard error.
+ */
+let engine: { address: string; client?: EngineClient } | undefined;
+
+/** Sends later messages to the engine at `address`. */
+export function useEngineLog(address: string | undefined): void {
+  if (address === engine?.address) return;
+  engine?.client?.close();
+  engine = address ? { address } : undefined;
+}
+
+/** The engine's address, where this process is a plugin the engine started: the one argument it gives every plugin. */
+export function engineAddressArgument(argv: readonly string[] = process.argv): string | undefined {
+  const arg = argv[2];
+  return arg !== undefined && /^[\w.-]+:\d+$|^\[[\d:a-fA-F]+\]:\d+$/.test(arg) ? arg : undefined;
+}
+
+/**
+ * Tells the user `message` about the resource of the call in progress (where the engine named it), without the
+ * call's secrets. Resolves once the engine has it, or on its failure, which is told to standard error instead.
+ */
+export function tellUser(severity: "info" | "warning", message: string): Promise<void> {
+  const text = redact(message, secretsOfCall());
+  if (!engine) {
+    process.stderr.write(`${severity}: ${text}\n`);
+    return Promise.resolve();
+  }
+  const { LogRequest, LogSeverity } = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+  const request = new LogRequest()
+    .setSeverity(severity === "warning" ? LogSeverity.WARNING : LogSeverity.INFO)
+    .setMessage(text)
+    .setUrn(resourceOfCall() ?? "");
+  const client = clientOf(engine);
+  return new Promise((resolve) =>
+    client.log(request, (err) => {
+      if (err) process.stderr.write(`${severity}: ${text}\n`);
+      resolve();
+    }),
+  );
+}
+
+function clientOf(target: { address: string; client?: EngineClient }): EngineClient {
+  if (!target.client) {
+    const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
+    const { EngineClient: Client } = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+    target.client = new Client(target.address, grpc.credentials.createInsecure());
+  }
+  return target.client;
+}

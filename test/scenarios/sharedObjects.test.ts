@@ -1,0 +1,134 @@
+import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import type { ConsumerProject } from "../../demo/consumerProject";
+import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
+import { expectServiceMatchesState } from "../support/engine/serviceLedger";
+import { nameOf, typeOf } from "../support/engine/stateFile";
+import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
+import { Switchboard } from "../support/switchboard";
+
+/**
+ * Sequences where two resources of a stack meet one object, or one resource meets itself under two names, through
+ * the Pulumi engine (pulumi/pulumi `step_generator.go`: a move without `aliases` creates at the new name, then
+ * deletes the old; a delete-first replacement of a resource renamed with `aliases` sends Delete with the old state's
+ * URN and Create with the new; a resource with init errors is replaced under `replaceOnChanges: ["*"]`). After
+ * each step the service holds exactly the objects the state names, once each, and a destroy leaves it empty.
+ */
+jest.setTimeout(300_000);
+
+const calls = new Switchboard();
+let emulator: Emulator;
+let project: ConsumerProject;
+
+beforeAll(async () => {
+  project = engineProject();
+  emulator = await startEmulator({
+    interceptors: [calls.interceptor],
+    snapshot: { takeSnapshots: false },
+    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }] }] },
+  });
+});
+
+afterEach(() => {
+  calls.reset();
+  // What a failed test left does not meet the next one.
+  emulator.snapshot.configs.clear();
+  emulator.runTask.store.tasks.clear();
+  emulator.runTask.store.workspaceTasks.clear();
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  project?.remove();
+});
+
+const stackOf = (projectName: string) =>
+  EngineStack.inline({ project, projectName, config: emulatorStackConfig(emulator), secretKeys: ["runtask:token", "snapshot:token"] });
+const ops = (run: EngineRun) => Object.fromEntries(run.steps.filter((s) => !/^pulumi:/.test(typeOf(s.urn))).map((s) => [nameOf(s.urn), s.op]));
+const hourly = { interval: 3600, storageType: "local", pathPrefix: "/var/snapshots", localMaxSpace: 1_000_000 };
+
+async function expectDestroyLeavesNothing(stack: EngineStack): Promise<void> {
+  const destroyed = await stack.destroy();
+  expect(destroyed.error).toBeUndefined();
+  expect([emulator.snapshot.configs.size, emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0, 0]);
+  stack.remove();
+}
+
+test("a move without aliases to an explicit provider, adopting the object, keeps it: the old resource's delete in the other provider's process leaves it", async () => {
+  const stack = stackOf("adopt-move");
+  stack.program({ resources: [{ type: "snapshot:index:SnapshotAutoConfig", name: "nightly", args: hourly }] });
+  expect((await stack.up()).ok).toBe(true);
+
+  stack.program({
+    resources: [
+      { type: "pulumi:providers:snapshot", name: "backups", args: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN } },
+      {
+        type: "snapshot:index:SnapshotAutoConfig",
+        name: "backups-nightly",
+        args: { ...hourly, name: "nightly", adopt: true },
+        options: { provider: "backups" },
+      },
+    ],
+  });
+  const moved = await stack.up();
+  expect(moved.error).toBeUndefined();
+  expect(ops(moved)).toEqual({ "backups-nightly": "create", nightly: "delete" });
+  // The delete ran in the default provider's process, the adopt in the explicit one's.
+  expect(moved.output).toMatch(/snapshot configuration nightly is not deleted: another resource of this stack holds it/);
+  expect(emulator.snapshot.configs.has("nightly")).toBe(true);
+  expectServiceMatchesState(emulator, stack);
+
+  emulator.requests.reset();
+  expect((await stack.up()).changes).toEqual({ same: 3 });
+  expect(emulator.requests.writes()).toBe(0);
+  await expectDestroyLeavesNothing(stack);
+});
+
+test("a rename with aliases in the same up as a delete-first replacement: the old object is deleted and the new one made, once", async () => {
+  const stack = stackOf("rename-replace");
+  stack.program({ resources: [{ type: "runtask:index:RunTask", name: "scanner", args: { url: "https://hooks.example.com/a" } }] });
+  expect((await stack.up()).ok).toBe(true);
+  const [before] = emulator.runTask.tasks();
+
+  stack.program({
+    resources: [
+      {
+        type: "runtask:index:RunTask",
+        name: "policy-scanner",
+        args: { name: "scanner", url: "https://hooks.example.com/b" },
+        options: { aliases: [{ name: "scanner" }], replaceOnChanges: ["url"], deleteBeforeReplace: true },
+      },
+    ],
+  });
+  const replaced = await stack.up();
+  expect(replaced.error).toBeUndefined();
+  expect(replaced.changes).toEqual({ replace: 1, same: 1 });
+  // The engine's Delete named the old URN, its Diff and Create the new one: the create carried the delete out.
+  expect(replaced.output).toMatch(/is this resource's own: deleted now, and made anew/);
+  const after = emulator.runTask.tasks();
+  expect(after.map((t) => [t.name, t.url])).toEqual([["scanner", "https://hooks.example.com/b"]]);
+  expect(after[0].id).not.toBe(before.id);
+  expectServiceMatchesState(emulator, stack);
+
+  expect((await stack.up()).changes).toEqual({ same: 2 });
+  await expectDestroyLeavesNothing(stack);
+});
+
+test("a dynamic resource with init errors replaced under replaceOnChanges: ['*'] is made once, and destroyed", async () => {
+  const stack = stackOf("init-errors");
+  // Every answer to a create is lost: the provider finds the configuration and records it with init errors.
+  calls.answers.push((req) => (req.method === "POST" ? "dropAfter" : undefined));
+  stack.program({ resources: [{ type: "SnapshotAutoConfig", name: "nightly", args: hourly, options: { replaceOnChanges: ["*"] } }] });
+  const lost = await stack.up();
+  expect(lost.ok).toBe(false);
+  expect(stack.state().resources.find((r) => nameOf(r.urn) === "nightly")?.initErrors?.length).toBe(1);
+  expectServiceMatchesState(emulator, stack);
+  calls.reset();
+
+  const replaced = await stack.up();
+  expect(replaced.error).toBeUndefined();
+  expect(replaced.changes).toEqual({ replace: 1, same: 1 });
+  expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
+  expect(stack.state().resources.find((r) => nameOf(r.urn) === "nightly")?.initErrors).toBeUndefined();
+  expectServiceMatchesState(emulator, stack);
+  await expectDestroyLeavesNothing(stack);
+});
