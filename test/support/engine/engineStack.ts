@@ -4,15 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConsumerProject, type ConsumerProject } from "../../../demo/consumerProject";
 import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../demo/pulumiEngine";
-import { readStackState, type StackState } from "./stateFile";
+import { nameOf, readStackState, typeOf, type StackState } from "./stateFile";
 
 /** What one engine command did. */
 export interface EngineRun {
   ok: boolean;
   /** Steps by kind, as the summary counts them (the `pulumi:pulumi:Stack` resource included). */
   changes: Record<string, number>;
-  /** Each resource's step, by URN, in the order the engine began them. */
-  steps: { urn: string; op: string }[];
+  /** Each resource's step, by URN, in the order the engine began them, with the keys it changes. */
+  steps: { urn: string; op: string; diffs: string[] }[];
   /** Warnings and errors the engine reported, with the resource they came from. */
   diagnostics: { severity: string; urn?: string; message: string }[];
   /** What the CLI printed. */
@@ -70,6 +70,7 @@ export class EngineStack {
   readonly env: NodeJS.ProcessEnv;
   private spec: ProgramSpec = { resources: [] };
   private configured = false;
+  private removedConfig: string[] = [];
   private n = 0;
 
   private constructor(
@@ -77,7 +78,7 @@ export class EngineStack {
     readonly project: ConsumerProject,
     readonly projectName: string,
     readonly stack: string,
-    private readonly config: Record<string, string>,
+    private config: Record<string, string>,
     private readonly secretKeys: string[],
     readonly work: string,
     env: NodeJS.ProcessEnv,
@@ -125,6 +126,14 @@ export class EngineStack {
    */
   get programDir(): string {
     return join(this.project.dir, "programs", this.projectName);
+  }
+
+  /** Sets the stack's config (as `pulumi config set` would, secrets among `secretKeys`) for the commands that follow. */
+  setConfig(config: Record<string, string>): this {
+    this.removedConfig = Object.keys(this.config).filter((k) => !(k in config));
+    this.config = config;
+    this.configured = false;
+    return this;
   }
 
   /** Sets the Node.js program's description for the commands that follow. */
@@ -190,8 +199,10 @@ export class EngineStack {
   private request(op: string, options: CommandOptions): string {
     const file = join(this.work, `request-${++this.n}.json`);
     const config = this.configured ? undefined : this.configEntries();
+    const removeConfig = this.removedConfig;
     this.configured = true;
-    writeFileSync(file, JSON.stringify({ op, project: this.projectName, stack: this.stack, spec: this.spec, config, options }));
+    this.removedConfig = [];
+    writeFileSync(file, JSON.stringify({ op, project: this.projectName, stack: this.stack, spec: this.spec, config, removeConfig, options }));
     return file;
   }
 
@@ -254,6 +265,8 @@ export class EngineStack {
   private async initYamlStack(): Promise<void> {
     const init = await this.cli(["stack", "init", this.stack], { stack: false });
     if (init.code !== 0 && !/already exists/.test(init.stderr)) throw new Error(`pulumi stack init failed: ${init.stderr}`);
+    for (const key of this.removedConfig) await this.cli(["config", "rm", key]);
+    this.removedConfig = [];
     const args = ["config", "set-all"];
     for (const [k, v] of Object.entries(this.config)) args.push(this.secretKeys.includes(k) ? "--secret" : "--plaintext", `${k}=${v}`);
     if (args.length > 2) {
@@ -297,13 +310,31 @@ function yamlArgs(op: string, options: CommandOptions, stack: string, events: st
   return args;
 }
 
+/**
+ * Each resource's step by name, without the stack and the providers: `replace` for a replacement (whose steps are a
+ * create, a replace and a delete, in the order the engine takes them), else the step's op.
+ */
+export function opsByName(run: EngineRun): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const step of run.steps.filter((s) => !/^pulumi:/.test(typeOf(s.urn)))) {
+    const name = nameOf(step.urn);
+    if (out[name] !== "replace") out[name] = step.op;
+  }
+  return out;
+}
+
 /** What an engine event log says: the steps, the summary, the diagnostics. */
 function eventsOf(file: string): Pick<EngineRun, "changes" | "steps" | "diagnostics"> {
   const out: Pick<EngineRun, "changes" | "steps" | "diagnostics"> = { changes: {}, steps: [], diagnostics: [] };
   if (!existsSync(file)) return out;
   for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
     const event = JSON.parse(line);
-    if (event.resourcePreEvent) out.steps.push({ urn: event.resourcePreEvent.metadata.urn, op: event.resourcePreEvent.metadata.op });
+    const pre = event.resourcePreEvent;
+    if (pre) out.steps.push({ urn: pre.metadata.urn, op: pre.metadata.op, diffs: pre.metadata.diffs ?? [] });
+    // A refresh's changes are known once it ends.
+    const done = event.resOutputsEvent;
+    const begun = done && out.steps.filter((s) => s.urn === done.metadata.urn).pop();
+    if (begun && begun.diffs.length === 0) begun.diffs = done.metadata.diffs ?? [];
     if (event.summaryEvent) out.changes = event.summaryEvent.resourceChanges ?? {};
     if (event.diagnosticEvent)
       out.diagnostics.push({ severity: event.diagnosticEvent.severity, urn: event.diagnosticEvent.urn, message: event.diagnosticEvent.message });

@@ -17,12 +17,17 @@ async function main() {
     { stackName: request.stack, projectName: request.project, program: specProgram(spec, requireFromProject) },
     { workDir: process.cwd() },
   );
+  if (request.removeConfig?.length) await stack.removeAllConfig(request.removeConfig);
   if (request.config) await stack.setAllConfig(request.config);
   const steps = [];
   const diagnostics = [];
   const onEvent = (event) => {
     const pre = event.resourcePreEvent;
-    if (pre) steps.push({ urn: pre.metadata.urn, op: pre.metadata.op });
+    if (pre) steps.push({ urn: pre.metadata.urn, op: pre.metadata.op, diffs: pre.metadata.diffs ?? [] });
+    // A refresh's changes are known once it ends.
+    const done = event.resOutputsEvent;
+    const begun = done && steps.filter((s) => s.urn === done.metadata.urn).pop();
+    if (begun && begun.diffs.length === 0) begun.diffs = done.metadata.diffs ?? [];
     if (event.diagnosticEvent)
       diagnostics.push({ severity: event.diagnosticEvent.severity, urn: event.diagnosticEvent.urn, message: event.diagnosticEvent.message });
   };
