@@ -16,6 +16,8 @@ export interface RouteContext {
   paging: PageLimits;
   /** Whether a task's answers leave out the associations on workspaces the token may not manage. */
   includeVisibleOnly?: boolean;
+  /** Whether two tasks of one name (in an organization), or two associations of one task (in a workspace), may exist. */
+  acceptDuplicates: boolean;
   /** The attribute a task's HMAC key is read from. */
   hmacKeyAttribute: HmacKeyAttribute;
 }

@@ -99,6 +99,13 @@ export interface RunTaskEmulatorOptions {
    * the header fail here rather than against the service. Default true; false accepts any content type.
    */
   requireJsonApiContentType?: boolean;
+  /**
+   * Whether an organization may hold two tasks of one name, and a workspace two associations of one task; the spec
+   * says neither. `"refuse"`, the default: a create (or a rename) to a name taken, or an association of a task
+   * already associated to the workspace, is a 422 naming the attribute. `"accept"`: every create makes a new
+   * object, as a service that knows its objects by id alone does.
+   */
+  duplicates?: "refuse" | "accept";
 }
 
 export { DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
@@ -144,6 +151,7 @@ export class RunTaskService {
       showGlobalConfiguration: options.showGlobalConfiguration ?? !samples,
       hmacKeyAttribute: oneOf("hmacKeyAttribute", options.hmacKeyAttribute ?? (samples ? "hmac_key" : undefined), ["hmac-key", "hmac_key"] as const),
       includeVisibleOnly: options.includeVisibleOnly === true,
+      acceptDuplicates: oneOf("duplicates", options.duplicates, ["refuse", "accept"] as const) === "accept",
       paging: {
         max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),
         aboveMax: oneOf("pageSizeAboveMax", options.pageSizeAboveMax, ["clamp", "reject"] as const),

@@ -37,9 +37,9 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     return document(status, body);
   };
 
-  /** The name error when another task of the organization has that name. */
+  /** The name error when another task of the organization has that name (unless names may repeat). */
   const nameTaken = (organization: string, name: string, self?: string) =>
-    store.tasksOf(organization).some((t) => t.name === name && t.id !== self)
+    !ctx.acceptDuplicates && store.tasksOf(organization).some((t) => t.name === name && t.id !== self)
       ? [invalid("/data/attributes/name", "Name has already been taken")]
       : [];
 

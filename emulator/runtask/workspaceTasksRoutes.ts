@@ -41,7 +41,7 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
       if (!allows(grant, "manageRunTasks", task.organization)) return notFound();
       return errors(422, invalid("/data/relationships/task/data/id", "Task must belong to the workspace's organization"));
     }
-    if (store.workspaceTasksOf(ws.id).some((w) => w.taskId === task.id)) {
+    if (!ctx.acceptDuplicates && store.workspaceTasksOf(ws.id).some((w) => w.taskId === task.id)) {
       return errors(422, invalid("/data/relationships/task/data/id", "Task has already been associated with this workspace"));
     }
     const wt = store.addWorkspaceTask({ workspaceId: ws.id, taskId: task.id, enforcementLevel: enforcementLevel!, stages: stages ?? ["post_plan"] });
