@@ -1,7 +1,7 @@
 import { toPlainJson } from "../common/plainJson";
 import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
-import { ServiceError } from "../http/serviceError";
+import { mayHaveBeenCarriedOut, ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { diffSnapshotAutoConfigDetail } from "./fields";
 import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
@@ -180,11 +180,6 @@ async function readOrUndefined(w: Writing): Promise<SnapshotConfigWire | undefin
   } catch {
     return undefined;
   }
-}
-
-/** A failure after which the request may have been carried out: no answer, or a server failure. */
-function mayHaveBeenCarriedOut(err: unknown): boolean {
-  return err instanceof ServiceError && err.code !== "tls" && (err.status === undefined || err.status >= 500);
 }
 
 function outputs(state: SnapshotAutoConfigState): Props {
