@@ -1,6 +1,7 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import type { TokenGrant } from "./access";
 import type { RenderOptions } from "./documents";
+import type { ListViews } from "./listViews";
 import type { PageLimits } from "./pagination";
 import type { RunTaskStore } from "./store";
 import type { HmacKeyAttribute } from "./validation";
@@ -18,6 +19,8 @@ export interface RouteContext {
   includeVisibleOnly?: boolean;
   /** Whether two tasks of one name (in an organization), or two associations of one task (in a workspace), may exist. */
   acceptDuplicates: boolean;
+  /** What lists show, and when (a lag behind writes, changes between pages). */
+  lists: ListViews;
   /** The attribute a task's HMAC key is read from. */
   hmacKeyAttribute: HmacKeyAttribute;
 }

@@ -66,7 +66,9 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (typeof size !== "number") return size;
     const include = includeOf(req.query);
     if (!Array.isArray(include)) return include;
-    const page = paginate(store.tasksOf(org), size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
+    ctx.lists.beforeTaskPage(org, req.query);
+    const all = ctx.lists.visible(store.tasksOf(org));
+    const page = paginate(all, size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
     const render = renderFor(grant);
     const body: Record<string, unknown> = {
       data: page.items.map((t) => taskResource(store, t, render)),

@@ -54,7 +54,9 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!ws) return notFound();
     const size = pageSizeOf(req.query, ctx.paging);
     if (typeof size !== "number") return size;
-    const page = paginate(store.workspaceTasksOf(ws.id), size, req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
+    ctx.lists.beforeWorkspaceTaskPage(ws.id, req.query);
+    const all = ctx.lists.visible(store.workspaceTasksOf(ws.id));
+    const page = paginate(all, size, req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
     return document(200, { data: page.items.map((wt) => workspaceTaskResource(wt, ctx.render)), links: page.links, meta: page.meta });
   }
 
