@@ -7,7 +7,7 @@ import { heldByAnotherResource, hold } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { requireTaskGone } from "../services/runtask/proofOfGone";
+import { foundInList, requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
 import { checkRunTask, diffRunTaskDetail, runTaskTable } from "./fields";
@@ -53,7 +53,7 @@ function isWhatWasSent(found: RunTaskState, sent: RunTaskState): boolean {
 }
 
 async function findByName(api: RunTaskEndpoints, organization: string, name: string): Promise<ResourceObject | undefined> {
-  return (await api.listTasks(organization)).items.find((t) => t.attributes.name === name);
+  return foundInList(await api.listTasks(organization), (t) => t.attributes.name === name, `the task list of organization "${organization}"`);
 }
 
 /** After a 404 for a task: gone only when its organization's list (the state's, or the default one) proves it. */
