@@ -7,7 +7,7 @@ import type { Dispatcher } from "undici";
  * (`onRequestSent`, after the body's last byte went to the socket); this watch listens for it.
  */
 export interface WriteWatch {
-  /** What to send one request through (`Dispatcher#request` calls nothing of it but `dispatch`): `dispatcher`, the handler watched. */
+  /** What to send one request through: `dispatcher`, its handler watched (`Dispatcher#request` calls only `dispatch`). */
   readonly dispatcher: Pick<Dispatcher, "dispatch">;
   /** Whether the request was written to a connection: from then on the server may have acted on it. */
   readonly written: boolean;

@@ -95,9 +95,9 @@ export class RunTaskHttp {
   }
 
   /**
-   * Every item of a paged list, read again (`LIST_READS` times at most) while its pages disagree: a list that changed
-   * between two of its pages (another client created or deleted an object) may leave an object out, or show one
-   * twice. The result says whether the last read's pages agreed.
+   * Every item of a paged list, read again (`LIST_READS` times at most) while its pages disagree: a list that
+   * changed between two of its pages (another client created or deleted an object) may leave an object out, or show
+   * one twice. The result says whether the last read's pages agreed.
    */
   async listAll(path: string, type: string, query: Record<string, string | undefined> = {}): Promise<ListResult> {
     for (let read = 1; ; read++) {
@@ -107,9 +107,9 @@ export class RunTaskHttp {
   }
 
   /**
-   * Every item of a paged list, read once. Pages of `PAGE_SIZE` are asked for; when the first page says how many there are,
-   * the rest are fetched `PAGE_CONCURRENCY` at a time (in order), otherwise the next page is followed one after
-   * another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
+   * Every item of a paged list, read once. Pages of `PAGE_SIZE` are asked for; when the first page says how many
+   * there are, the rest are fetched `PAGE_CONCURRENCY` at a time (in order), otherwise the next page is followed one
+   * after another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
    * `links.next` followed. A page that is not a list of resource objects of `type` is an error that names the
    * address setting: never read as "none there", which would take every object for gone.
    */
