@@ -22,8 +22,8 @@ export interface EmulatorOptions {
   runTask?: RunTaskEmulatorOptions;
   /**
    * Faults to inject, reproducibly from a seed: latency, 429s (with `Retry-After` and/or `X-RateLimit-Reset`),
-   * 500/502/503, connections dropped before or after the change is made, per-route rates, and a per-token
-   * rate limit. None by default.
+   * 500/502/503, connections dropped before or after the change is made or reset after it, per-route rates (for
+   * the first requests of a route only, if asked), and a per-token rate limit. None by default.
    */
   faults?: FaultOptions;
   /** Further hooks run before each matched route. */

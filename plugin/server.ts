@@ -54,9 +54,9 @@ function plain(struct: StructType | undefined): { plain: Props; secretKeys: Set<
  * Runs a call with the values the engine sent marked secret, in any property: its notices and the errors of its
  * requests are redacted of them (`withCallSecrets`), and so is any error it ends with.
  */
-async function keepingSecret<T>(values: string[], call: () => Promise<T>): Promise<T> {
+async function keepingSecret<T>(values: string[], call: () => Promise<T>, keys?: Iterable<string>): Promise<T> {
   try {
-    return await withCallSecrets(values, call);
+    return await withCallSecrets(values, call, keys);
   } catch (err) {
     if (err instanceof InitFailedAnswer || values.length === 0) throw err;
     throw new Error(redact(messageOf(err), values), { cause: err });
@@ -214,7 +214,8 @@ export class ProviderServer {
     const secrets = [...secretValues, ...olds.secretValues];
     const replacing = Object.keys(olds.plain).length === 0 ? this.namesKept.get(urn) : undefined;
     const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
-    const result = await keepingSecret(secrets, () => withCallResource(urn, () => def.provider().check(olds.plain, news, context)));
+    // Which properties the program marks secret: the adopt notice shows none of their values, old or new.
+    const result = await keepingSecret(secrets, () => withCallResource(urn, () => def.provider().check(olds.plain, news, context)), secretKeys);
     const name = def.namedBy && result.inputs[def.namedBy];
     if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));

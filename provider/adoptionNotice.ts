@@ -1,6 +1,7 @@
 import { containsUnknown } from "./common/unknown";
+import { secretKeysOfCall } from "./context";
 import { tellUser } from "./engineLog";
-import type { ResourceTable } from "./table/field";
+import type { ResourceTable, ValueType } from "./table/field";
 import { diffByTable } from "./table/diff";
 
 type Props = Record<string, unknown>;
@@ -15,8 +16,10 @@ export interface Adoptable {
 /**
  * During a preview, `adopt: true` would otherwise show only as a create. When the arguments are known, the check
  * reads the object the adopt will take over (reads only: a preview changes nothing) and says what the create will
- * change on it, field by field, secrets unshown (and any value the engine sent marked secret redacted). Said on the
- * plugin's standard error, which the engine shows.
+ * change on it, field by field. No secret is shown, old or new: not the table's secrets, not a property the program
+ * marks secret (the provider plugins say which), and, where nobody says which (the dynamic provider), no free text;
+ * any value the engine sent marked secret is redacted besides. Told through the engine, which shows it with the
+ * resource.
  */
 export async function noticeAdoption(
   table: ResourceTable,
@@ -50,11 +53,34 @@ export async function noticeAdoption(
   const written = new Set(adoption.alwaysWritten?.(inputs) ?? []);
   const { changed } = diffByTable(table, existing.state, inputs);
   const keys = [...new Set([...changed, ...written])].sort();
+  const secretKeys = secretKeysOfCall();
   const changes = keys.map((key) => {
     if (written.has(key)) return inputs[key] === undefined ? `${key} (cleared, whatever the ${what} holds)` : `${key} (set, secret)`;
-    return table.fields[key]?.secret ? `${key} (secret)` : `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`;
+    const field = table.fields[key];
+    if (field?.secret || secretKeys?.has(key)) return `${key} (secret)`;
+    // Nobody said which values the program holds secret (the dynamic provider): free text may be one, so only a
+    // value from a closed set (a switch, a number, an enumeration) is shown.
+    if (!secretKeys && !(field && closedSet(field.value))) return `${key} (changed)`;
+    return `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`;
   });
   await say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
+}
+
+/** Whether every value of a type comes from a closed set: no free text, where a secret could be. */
+function closedSet(type: ValueType): boolean {
+  switch (type.type) {
+    case "string":
+      return type.enum !== undefined;
+    case "integer":
+    case "boolean":
+      return true;
+    case "array":
+      return closedSet(type.items);
+    case "object":
+      return Object.values(type.fields).every((field) => closedSet(field.value));
+    case "oneOf":
+      return type.of.every(closedSet);
+  }
 }
 
 function shown(value: unknown): string {

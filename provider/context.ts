@@ -53,19 +53,28 @@ export function resourceOfCall(): string | undefined {
   return callResources.getStore();
 }
 
-const callSecrets = new AsyncLocalStorage<readonly string[]>();
+const callSecrets = new AsyncLocalStorage<{ values: readonly string[]; keys?: ReadonlySet<string> }>();
 
 /**
  * Runs `call` with the values the engine sent marked secret in it (any property, whether or not the schema makes it
- * secret), so that nothing the call says shows them: its notices, its errors, the errors of its requests.
+ * secret), so that nothing the call says shows them: its notices, its errors, the errors of its requests. `keys`,
+ * where the caller knows them, are the properties that held one (every one, however few: none is an answer too).
  */
-export function withCallSecrets<T>(values: readonly string[], call: () => Promise<T>): Promise<T> {
-  return values.length > 0 ? callSecrets.run(values, call) : call();
+export function withCallSecrets<T>(values: readonly string[], call: () => Promise<T>, keys?: Iterable<string>): Promise<T> {
+  return values.length > 0 || keys ? callSecrets.run({ values, keys: keys && new Set(keys) }, call) : call();
 }
 
 /** The values the engine sent marked secret in the call in progress. */
 export function secretsOfCall(): readonly string[] {
-  return callSecrets.getStore() ?? [];
+  return callSecrets.getStore()?.values ?? [];
+}
+
+/**
+ * The properties the engine sent marked secret in the call in progress; undefined where nobody said which, as for
+ * the dynamic provider, which the engine hands secrets as plain values (its plugin takes no secrets).
+ */
+export function secretKeysOfCall(): ReadonlySet<string> | undefined {
+  return callSecrets.getStore()?.keys;
 }
 
 const cancellation = new AbortController();

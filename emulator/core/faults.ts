@@ -1,5 +1,5 @@
 import type { EmulatorRequest, EmulatorResponse } from "./router";
-import type { Interceptor } from "./server";
+import type { Interceptor, Verdict } from "./server";
 
 /**
  * Faults the emulator injects, as real services and networks produce them. Every decision comes from a seeded
@@ -34,18 +34,25 @@ export interface FaultOptions {
 export interface FaultRule {
   route: RegExp | string;
   rates: Partial<Record<FaultKind, number>>;
+  /**
+   * How many requests of the route the rule applies to, the first ones; the rest pass untouched (and, the rule
+   * spent, no later rule or `rates` applies to the route either). Default: every request.
+   */
+  times?: number;
 }
 
 /**
  * - `rateLimited`: 429 with the headers of `retryAfter`;
  * - `serverError`: 500, 502 or 503, before the handler runs;
  * - `dropBeforeCommit`: the connection is closed once the request is read, before the handler runs;
- * - `dropAfterCommit`: the handler runs (the change is made), then the connection is closed without an answer.
+ * - `dropAfterCommit`: the handler runs (the change is made), then the connection is closed without an answer;
+ * - `resetAfterCommit`: the handler runs (the change is made), then the connection is reset (TCP RST), as a
+ *   crashed server or a proxy that gives up does: clients see a system `ECONNRESET`, not a close.
  */
-export type FaultKind = "rateLimited" | "serverError" | "dropBeforeCommit" | "dropAfterCommit";
+export type FaultKind = "rateLimited" | "serverError" | "dropBeforeCommit" | "dropAfterCommit" | "resetAfterCommit";
 export type RetryAfterStyle = "reset" | "seconds" | "date" | "both";
 
-const KINDS: FaultKind[] = ["rateLimited", "serverError", "dropBeforeCommit", "dropAfterCommit"];
+const KINDS: FaultKind[] = ["rateLimited", "serverError", "dropBeforeCommit", "dropAfterCommit", "resetAfterCommit"];
 const STYLES: RetryAfterStyle[] = ["reset", "seconds", "date", "both"];
 const SERVER_ERRORS = [500, 502, 503];
 
@@ -71,6 +78,7 @@ export class FaultInjector {
     serverError: 0,
     dropBeforeCommit: 0,
     dropAfterCommit: 0,
+    resetAfterCommit: 0,
     rateLimit: 0,
     delayed: 0,
   };
@@ -78,6 +86,8 @@ export class FaultInjector {
   readonly variants: Record<string, number> = {};
   private readonly random: () => number;
   private readonly windows = new Map<string, number[]>();
+  /** Requests each rule with `times` has applied to so far. */
+  private readonly applied = new Map<FaultRule, number>();
 
   constructor(private readonly options: FaultOptions) {
     for (const rates of [options.rates, ...(options.rules ?? []).map((r) => r.rates)]) {
@@ -112,6 +122,11 @@ export class FaultInjector {
 
   private ratesFor(key: string): Partial<Record<FaultKind, number>> | undefined {
     const rule = this.options.rules?.find((r) => (typeof r.route === "string" ? r.route === key : r.route.test(key)));
+    if (rule?.times !== undefined) {
+      const applied = this.applied.get(rule) ?? 0;
+      if (applied >= rule.times) return undefined;
+      this.applied.set(rule, applied + 1);
+    }
     if (rule) return rule.rates;
     if (this.options.routes && !this.options.routes.test(key)) return undefined;
     return this.options.rates;
@@ -123,7 +138,7 @@ export class FaultInjector {
     return typeof l === "number" ? l : l.min + this.random() * (l.max - l.min);
   }
 
-  private fault(kind: FaultKind, key: string): EmulatorResponse | "drop" | "dropAfter" {
+  private fault(kind: FaultKind, key: string): Verdict {
     switch (kind) {
       case "rateLimited": {
         const chosen = this.options.retryAfter ?? "mixed";
@@ -141,6 +156,8 @@ export class FaultInjector {
         return "drop";
       case "dropAfterCommit":
         return "dropAfter";
+      case "resetAfterCommit":
+        return "resetAfter";
     }
   }
 

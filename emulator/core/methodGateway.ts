@@ -84,6 +84,12 @@ class RewritingConnection extends Duplex {
     return this;
   }
 
+  /** A reset (TCP RST) of the client's connection, as the HTTP server's own socket would do it. */
+  resetAndDestroy(): this {
+    this.socket.resetAndDestroy();
+    return this;
+  }
+
   override _read(): void {
     this.socket.resume();
   }

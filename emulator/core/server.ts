@@ -12,13 +12,15 @@ export interface Mount {
 }
 
 /**
- * Runs before the handler of a matched route. It may answer in place of the handler (an injected fault), or
- * destroy the connection (`"drop"`), or wrap the handler (`"dropAfter"`: run it, then drop the connection).
+ * What an interceptor decides: answer in place of the handler (an injected fault), destroy the connection
+ * (`"drop"`), or wrap the handler: run it, then close the connection without an answer (`"dropAfter"`) or reset it
+ * with a TCP RST (`"resetAfter"`). A client reads the close as a socket closed by the other side, and the reset as
+ * a plain `ECONNRESET` of the system, as it would a crashed server or a proxy that gave up on the request.
  */
-export type Interceptor = (
-  req: EmulatorRequest,
-  routeKey: string,
-) => EmulatorResponse | "drop" | "dropAfter" | undefined | Promise<EmulatorResponse | "drop" | "dropAfter" | undefined>;
+export type Verdict = EmulatorResponse | "drop" | "dropAfter" | "resetAfter" | undefined;
+
+/** Runs before the handler of a matched route, and may answer, drop or wrap it (`Verdict`). */
+export type Interceptor = (req: EmulatorRequest, routeKey: string) => Verdict | Promise<Verdict>;
 
 export interface HttpServerHandle {
   url: string;
@@ -65,7 +67,7 @@ export async function startHttpServer(
     }
     request.params = found.params;
     const routeKey = `${mount.prefix}${found.route.template}`;
-    let dropAfter = false;
+    let after: "dropAfter" | "resetAfter" | undefined;
     for (const intercept of interceptors) {
       const verdict = await intercept(request, routeKey);
       if (verdict === "drop") {
@@ -73,19 +75,18 @@ export async function startHttpServer(
         req.socket.destroy();
         return;
       }
-      if (verdict === "dropAfter") dropAfter = true;
+      if (verdict === "dropAfter" || verdict === "resetAfter") after = verdict;
       else if (verdict) {
         log.record(request.method, routeKey, request.path, verdict.status);
         return send(res, verdict);
       }
     }
     const answer = await found.route.handler(request);
-    log.record(request.method, routeKey, request.path, dropAfter ? 0 : answer.status);
-    if (dropAfter) {
-      req.socket.destroy();
-      return;
-    }
-    send(res, answer);
+    log.record(request.method, routeKey, request.path, after ? 0 : answer.status);
+    if (after === "dropAfter") req.socket.destroy();
+    // A TCP RST rather than a FIN (the gateway's connection passes it on to its socket).
+    else if (after === "resetAfter") req.socket.resetAndDestroy();
+    else send(res, answer);
   }
 
   // Clients connect to a listener of the emulator's own, which admits LIST (see methodGateway.ts).

@@ -1,6 +1,7 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import type { TokenGrant } from "./access";
 import type { RenderOptions } from "./documents";
+import type { ListViews } from "./listViews";
 import type { PageLimits } from "./pagination";
 import type { RunTaskStore } from "./store";
 import type { HmacKeyAttribute } from "./validation";
@@ -16,6 +17,10 @@ export interface RouteContext {
   paging: PageLimits;
   /** Whether a task's answers leave out the associations on workspaces the token may not manage. */
   includeVisibleOnly?: boolean;
+  /** Whether two tasks of one name (in an organization), or two associations of one task (in a workspace), may exist. */
+  acceptDuplicates: boolean;
+  /** What lists show, and when (a lag behind writes, changes between pages). */
+  lists: ListViews;
   /** The attribute a task's HMAC key is read from. */
   hmacKeyAttribute: HmacKeyAttribute;
 }

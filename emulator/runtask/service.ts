@@ -13,6 +13,7 @@ import {
   type Workspace,
   type WorkspaceTask,
 } from "./store";
+import { ListViews } from "./listViews";
 import { DEFAULT_PAGE_LIMITS } from "./pagination";
 import { taskRoutes } from "./tasksRoutes";
 import { workspaceTaskRoutes } from "./workspaceTasksRoutes";
@@ -99,6 +100,26 @@ export interface RunTaskEmulatorOptions {
    * the header fail here rather than against the service. Default true; false accepts any content type.
    */
   requireJsonApiContentType?: boolean;
+  /**
+   * Whether an organization may hold two tasks of one name, and a workspace two associations of one task; the spec
+   * says neither. `"refuse"`, the default: a create (or a rename) to a name taken, or an association of a task
+   * already associated to the workspace, is a 422 naming the attribute. `"accept"`: every create makes a new
+   * object, as a service that knows its objects by id alone does.
+   */
+  duplicates?: "refuse" | "accept";
+  /**
+   * Milliseconds after its create before a task or an association shows in its organization's or workspace's list,
+   * as on a service whose lists are served from a replica that lags behind writes. Show, update and delete find it
+   * at once. Default 0: the spec says nothing of a lag, and lists show every object at once.
+   */
+  listLagMs?: number;
+  /**
+   * A list that changes while a client pages through it, as when another client creates or deletes objects between
+   * two page requests: before each page after the first, the list's first object is deleted (`"remove"`: the items
+   * after it move one place towards the front, so that one of them is on no page the client reads) or a new one is
+   * made ahead of it (`"insert"`: one moves to the next page, and is read twice). Default: none.
+   */
+  listChurn?: "remove" | "insert";
 }
 
 export { DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
@@ -144,6 +165,11 @@ export class RunTaskService {
       showGlobalConfiguration: options.showGlobalConfiguration ?? !samples,
       hmacKeyAttribute: oneOf("hmacKeyAttribute", options.hmacKeyAttribute ?? (samples ? "hmac_key" : undefined), ["hmac-key", "hmac_key"] as const),
       includeVisibleOnly: options.includeVisibleOnly === true,
+      acceptDuplicates: oneOf("duplicates", options.duplicates, ["refuse", "accept"] as const) === "accept",
+      lists: new ListViews(this.store, {
+        lagMs: nonNegativeInteger("listLagMs", options.listLagMs ?? 0),
+        churn: options.listChurn === undefined ? undefined : oneOf("listChurn", options.listChurn, ["remove", "insert"] as const),
+      }),
       paging: {
         max: positiveInteger("maxPageSize", options.maxPageSize ?? DEFAULT_PAGE_LIMITS.max),
         aboveMax: oneOf("pageSizeAboveMax", options.pageSizeAboveMax, ["clamp", "reject"] as const),
@@ -275,6 +301,12 @@ export function oneOf<T>(name: string, value: T | undefined, allowed: readonly T
   if (value === undefined) return allowed[0];
   if (!allowed.includes(value))
     throw new Error(`run task emulator: ${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`run task emulator: ${name} must be a whole number of milliseconds, not ${JSON.stringify(value)}`);
   return value;
 }
 

@@ -59,6 +59,8 @@ export class RunTaskStore {
   readonly workspaces = new Map<string, Workspace>();
   readonly tasks = new Map<string, Task>();
   readonly workspaceTasks = new Map<string, WorkspaceTask>();
+  /** When each task and association was made (epoch milliseconds), for lists that lag behind writes. */
+  readonly madeAt = new Map<string, number>();
 
   constructor(seeds: OrganizationSeed[]) {
     for (const seed of seeds) {
@@ -105,6 +107,14 @@ export class RunTaskStore {
   addTask(fields: Omit<Task, "id" | "createdAt">): Task {
     const task = { ...fields, id: newId("task"), createdAt: new Date().toISOString() };
     this.tasks.set(task.id, task);
+    this.madeAt.set(task.id, Date.now());
+    return task;
+  }
+
+  /** A new task listed ahead of every other (as by another client, in a list that shows the newest first). */
+  addTaskFirst(fields: Omit<Task, "id" | "createdAt">): Task {
+    const task = this.addTask(fields);
+    putFirst(this.tasks, task.id);
     return task;
   }
 
@@ -114,12 +124,21 @@ export class RunTaskStore {
 
   deleteTask(id: string): void {
     this.tasks.delete(id);
+    this.madeAt.delete(id);
     for (const [wid, wt] of this.workspaceTasks) if (wt.taskId === id) this.workspaceTasks.delete(wid);
   }
 
   addWorkspaceTask(fields: Omit<WorkspaceTask, "id">): WorkspaceTask {
     const wt = { ...fields, id: newId("wstask") };
     this.workspaceTasks.set(wt.id, wt);
+    this.madeAt.set(wt.id, Date.now());
+    return wt;
+  }
+
+  /** A new association listed ahead of every other (see `addTaskFirst`). */
+  addWorkspaceTaskFirst(fields: Omit<WorkspaceTask, "id">): WorkspaceTask {
+    const wt = this.addWorkspaceTask(fields);
+    putFirst(this.workspaceTasks, wt.id);
     return wt;
   }
 
@@ -130,4 +149,13 @@ export class RunTaskStore {
   workspaceTasksOfTask(taskId: string): WorkspaceTask[] {
     return [...this.workspaceTasks.values()].filter((w) => w.taskId === taskId);
   }
+}
+
+/** Moves the entry of `key` ahead of every other: a Map lists in insertion order. */
+function putFirst<T>(map: Map<string, T>, key: string): void {
+  const rest = [...map].filter(([k]) => k !== key);
+  const first = map.get(key)!;
+  map.clear();
+  map.set(key, first);
+  for (const [k, v] of rest) map.set(k, v);
 }

@@ -37,9 +37,9 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     return document(status, body);
   };
 
-  /** The name error when another task of the organization has that name. */
+  /** The name error when another task of the organization has that name (unless names may repeat). */
   const nameTaken = (organization: string, name: string, self?: string) =>
-    store.tasksOf(organization).some((t) => t.name === name && t.id !== self)
+    !ctx.acceptDuplicates && store.tasksOf(organization).some((t) => t.name === name && t.id !== self)
       ? [invalid("/data/attributes/name", "Name has already been taken")]
       : [];
 
@@ -66,7 +66,9 @@ export function taskRoutes(ctx: RouteContext): ApiRoute[] {
     if (typeof size !== "number") return size;
     const include = includeOf(req.query);
     if (!Array.isArray(include)) return include;
-    const page = paginate(store.tasksOf(org), size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
+    ctx.lists.beforeTaskPage(org, req.query);
+    const all = ctx.lists.visible(store.tasksOf(org));
+    const page = paginate(all, size, req.query, requestOrigin(req), `${API}/organizations/${encodeURIComponent(org)}/tasks`);
     const render = renderFor(grant);
     const body: Record<string, unknown> = {
       data: page.items.map((t) => taskResource(store, t, render)),

@@ -41,7 +41,7 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
       if (!allows(grant, "manageRunTasks", task.organization)) return notFound();
       return errors(422, invalid("/data/relationships/task/data/id", "Task must belong to the workspace's organization"));
     }
-    if (store.workspaceTasksOf(ws.id).some((w) => w.taskId === task.id)) {
+    if (!ctx.acceptDuplicates && store.workspaceTasksOf(ws.id).some((w) => w.taskId === task.id)) {
       return errors(422, invalid("/data/relationships/task/data/id", "Task has already been associated with this workspace"));
     }
     const wt = store.addWorkspaceTask({ workspaceId: ws.id, taskId: task.id, enforcementLevel: enforcementLevel!, stages: stages ?? ["post_plan"] });
@@ -54,7 +54,9 @@ export function workspaceTaskRoutes(ctx: RouteContext): ApiRoute[] {
     if (!ws) return notFound();
     const size = pageSizeOf(req.query, ctx.paging);
     if (typeof size !== "number") return size;
-    const page = paginate(store.workspaceTasksOf(ws.id), size, req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
+    ctx.lists.beforeWorkspaceTaskPage(ws.id, req.query);
+    const all = ctx.lists.visible(store.workspaceTasksOf(ws.id));
+    const page = paginate(all, size, req.query, requestOrigin(req), `${API}/workspaces/${ws.id}/tasks`);
     return document(200, { data: page.items.map((wt) => workspaceTaskResource(wt, ctx.render)), links: page.links, meta: page.meta });
   }
 

@@ -4,6 +4,9 @@ import { COMMON_WIRE_FIELDS, SERVICE_STORAGE_FIELDS } from "./schema";
 import { emptyStatus, type HeldConfig, type Snapshotter } from "./snapshotter";
 import { validateConfig } from "./validation";
 
+/** What a read carries in place of a credential under `echoCredentials: "masked"`. */
+export const MASK = "****";
+
 /** Where the endpoints live under `/v1`. */
 export const SNAPSHOT_AUTO = "/sys/storage/raft/snapshot-auto";
 
@@ -11,7 +14,8 @@ export const SNAPSHOT_AUTO = "/sys/storage/raft/snapshot-auto";
 export interface SnapshotRouteContext {
   configs: Map<string, HeldConfig>;
   snapshotter: Snapshotter;
-  echoCredentials: boolean;
+  /** Whether reads carry credentials: as they are, not at all, or as a placeholder. */
+  echoCredentials: boolean | "masked";
   /** Take PUT as a synonym of POST. */
   acceptPut: boolean;
   /** Take `GET /config?list=true` as a synonym of LIST. */
@@ -67,8 +71,9 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
     if (!held) return noEntry();
     const data: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(held.config)) {
-      if (!ctx.echoCredentials && Object.values(SERVICE_STORAGE_FIELDS).some((group) => group[k]?.credential)) continue;
-      data[k] = v;
+      const credential = Object.values(SERVICE_STORAGE_FIELDS).some((group) => group[k]?.credential);
+      if (credential && ctx.echoCredentials === false) continue;
+      data[k] = credential && ctx.echoCredentials === "masked" && v !== "" ? MASK : v;
     }
     return { status: 200, body: { data } };
   }

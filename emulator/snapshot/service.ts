@@ -12,9 +12,10 @@ export interface SnapshotEmulatorOptions {
   licensed?: boolean;
   /**
    * Whether reads carry the credential fields. Default true: the spec's read shape carries every parameter of the
-   * selected storage type. `false` leaves them out, as a service that masks credentials does.
+   * selected storage type. `false` leaves them out, as a service that hides credentials does; `"masked"` carries
+   * each one set as the placeholder `"****"`, as a service that masks them does.
    */
-  echoCredentials?: boolean;
+  echoCredentials?: boolean | "masked";
   /** Take snapshots on the interval. Default true; tests of the API alone may turn it off. */
   takeSnapshots?: boolean;
   /**
@@ -74,7 +75,7 @@ export class SnapshotService {
     const routes = snapshotRoutes({
       configs: this.configs,
       snapshotter: this.snapshotter,
-      echoCredentials: options.echoCredentials !== false,
+      echoCredentials: options.echoCredentials === undefined ? true : options.echoCredentials,
       acceptPut: options.acceptPut === true,
       acceptGetList: options.acceptGetList === true,
       acceptStringScalars: options.acceptStringScalars === true,

@@ -5,6 +5,7 @@ import type { ServiceError } from "./serviceError";
 import { attemptSignal, boundText, remainingMs, seconds, within, type OperationBound } from "./timing";
 import { describeTransportError, isAfterSend, isPlainHttpPort, isTimeout, unreachableAdvice, UNNAMED_ADDRESS_SETTING } from "./transportErrors";
 import { undici } from "./undici";
+import { watchWrites } from "./writeWatch";
 
 /** The snapshot service lists with the HTTP method LIST; the run task service uses the usual ones. */
 export type HttpMethod = "GET" | "LIST" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -77,8 +78,9 @@ export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> 
   const cutShort = timeoutMs < request.timeoutMs;
   let sent = false;
   const abort = attemptSignal(timeoutMs, signal);
+  const watch = watchWrites(request.dispatcher);
   try {
-    const res = await undici().request(request.dispatcher, {
+    const res = await undici().request(watch.dispatcher, {
       origin: request.origin,
       path: request.path,
       method: request.method as Dispatcher.HttpMethod,
@@ -96,8 +98,9 @@ export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> 
     const text = await res.body.text();
     return { kind: "response", response: { status: res.statusCode, headers: res.headers, body: parseBody(text) } };
   } catch (err) {
-    // Once headers timed out or the connection dropped mid-response, the server may have acted on it.
-    sent = sent || isAfterSend(err);
+    // Once the request was written (a reset or a broken pipe then is a plain system error), or headers timed out,
+    // or the connection dropped mid-response, the server may have acted on it.
+    sent = sent || isAfterSend(err, watch.written);
     if (signal?.aborted) return { kind: "error", error: request.cancelled(), sent };
     if (isPlainHttpPort(err)) {
       const where = request.addressSetting ? ` (${request.addressSetting})` : "";

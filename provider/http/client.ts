@@ -105,6 +105,16 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Waits `ms` before the operation reads something again, unless that would end past its bound or the engine
+   * cancelled the call: then false, at once, and nothing more should be sent.
+   */
+  async pause(ms: number): Promise<boolean> {
+    if (this.options.signal?.aborted || ms >= remainingMs(this.options.retry?.bound)) return false;
+    await sleep(ms, this.options.signal);
+    return !this.options.signal?.aborted;
+  }
+
   /** One try of the request (`attempt`, which states what keeps a create from being made twice). */
   private attempt(method: HttpMethod, path: string, opts: RequestOptions): Promise<AttemptOutcome> {
     const headers: Record<string, string> = { ...this.options.headers };

@@ -22,9 +22,16 @@ export function isTimeout(err: unknown): boolean {
   return false;
 }
 
-/** Whether the request may have reached the server before the failure (anything but a failed connect). */
-export function isAfterSend(err: unknown): boolean {
-  return isTimeout(err) || err instanceof undici().SocketError || codeOf(err) === "UND_ERR_SOCKET";
+/**
+ * Whether the request may have reached the server before the failure. Once it was `written` to a connection,
+ * whatever ends it (a reset, `ECONNRESET`, or a broken pipe, `EPIPE`, which undici passes on as the system reports
+ * them; a close; a timeout) may come after the server acted on it. Before that, only the failures that say a request
+ * was under way: a timeout or an abort, undici's socket errors (the other side closed, with the request possibly
+ * queued on a kept-alive connection). A reset or a broken pipe before the write (during the TLS handshake, say)
+ * and a failed connect leave the request unsent.
+ */
+export function isAfterSend(err: unknown, written: boolean): boolean {
+  return written || isTimeout(err) || err instanceof undici().SocketError || codeOf(err) === "UND_ERR_SOCKET";
 }
 
 /** Whether the port demonstrably speaks plain HTTP where TLS was asked for (the connector's verdict). */

@@ -7,8 +7,11 @@ import { persistCompileCache } from "../common/compileCache";
  */
 export interface UndiciParts {
   Agent: typeof Agent;
-  /** `Dispatcher#request`: one request on the given dispatcher (a pool of keep-alive connections). */
-  request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  /**
+   * `Dispatcher#request`: one request on the given dispatcher (a pool of keep-alive connections, or anything that
+   * dispatches to one: `Dispatcher#request` calls nothing of its dispatcher but `dispatch`).
+   */
+  request(dispatcher: Pick<Dispatcher, "dispatch">, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   SocketError: typeof errors.SocketError;
   /** The connector undici's agents use, to wrap (see connector.ts). */
   buildConnector: typeof buildConnector;
@@ -32,7 +35,7 @@ export function undiciLoadedAs(): "parts" | "whole" | undefined {
   return loadedAs;
 }
 
-type RequestFunction = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+type RequestFunction = (this: Pick<Dispatcher, "dispatch">, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 function loadParts(): UndiciParts | undefined {
   try {
@@ -56,7 +59,7 @@ function loadWhole(): UndiciParts {
   const whole = require("undici") as typeof import("undici");
   return {
     Agent: whole.Agent,
-    request: (dispatcher, options) => dispatcher.request(options),
+    request: (dispatcher, options) => (whole.Dispatcher.prototype.request as RequestFunction).call(dispatcher, options),
     SocketError: whole.errors.SocketError,
     buildConnector: whole.buildConnector,
   };

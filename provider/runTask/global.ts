@@ -143,19 +143,21 @@ export function globalUnsupported(s: GlobalOfTask): SnapshotRunTaskError {
 
 /**
  * The organization turned out not to support the global settings the program asks for, once the task was written.
- * A task created for it is deleted, leaving nothing behind; where it cannot be (or was adopted, and so changed),
- * it is recorded as the service holds it, without global settings (a partial failure), never left unrecorded.
+ * A task created for it is deleted, leaving nothing behind; where it cannot be, or the write changed a task that
+ * was there (an adopt, an update: its other settings were written), it is recorded as the service holds it,
+ * without global settings (a partial failure), never left unrecorded nor recorded with the settings it had before:
+ * the next `up` then writes the program's values, whatever its diff.
  */
 export async function unsupportedAfterWrite(
   api: RunTaskEndpoints,
   s: GlobalOfTask & Record<string, unknown>,
   task: ResourceObject,
   inputs: Record<string, unknown>,
-  adopted: boolean,
+  how: "created" | "adopted" | "updated",
 ): Promise<Error> {
   const unsupported = globalUnsupported(s);
-  let kept = "it was adopted, and its other settings written";
-  if (!adopted) {
+  let kept = how === "adopted" ? "it was adopted, and its other settings written" : "its other settings were written";
+  if (how === "created") {
     try {
       await api.deleteTask(task.id);
       return unsupported;

@@ -7,11 +7,12 @@ import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import type { ResourceObject } from "../services/runtask/jsonApi";
-import { requireTaskGone } from "../services/runtask/proofOfGone";
+import { foundInList, requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
 import { checkRunTask, diffRunTaskDetail, runTaskTable } from "./fields";
-import { asksForGlobal, globalOfCreate, globalToSend, globalUnsupported, reportedGlobal, sameGlobal, unsupportedAfterWrite } from "./global";
+import { afterFailedPatch } from "./failedUpdate";
+import { asksForGlobal, globalOfCreate, globalToSend, reportedGlobal, sameGlobal, unsupportedAfterWrite } from "./global";
 import { noticeAdoption } from "../adoptionNotice";
 import { taskIdOfImport } from "./importId";
 import { inputsOf, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
@@ -57,7 +58,7 @@ function isWhatWasSent(found: RunTaskState, sent: RunTaskState): boolean {
 }
 
 async function findByName(api: RunTaskEndpoints, organization: string, name: string): Promise<ResourceObject | undefined> {
-  return (await api.listTasks(organization)).items.find((t) => t.attributes.name === name);
+  return foundInList(await api.listTasks(organization), (t) => t.attributes.name === name, `the task list of organization "${organization}"`);
 }
 
 /** After a 404 for a task: gone only when its organization's list (the state's, or the default one) proves it. */
@@ -111,7 +112,7 @@ export const runTaskProvider: ResourceProvider = {
     // Held from here: the task is recorded, or (made only to find the settings unsupported) deleted again.
     hold("run task", task.id);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)
-      throw await unsupportedAfterWrite(api, s, task, inputs, existing !== undefined);
+      throw await unsupportedAfterWrite(api, s, task, inputs, existing ? "adopted" : "created");
     return { id: task.id, outs: outputs(s, task, write.global) };
   },
 
@@ -141,8 +142,15 @@ export const runTaskProvider: ResourceProvider = {
     if (s.hmacKey !== old.hmacKey) write.hmacKey = s.hmacKey ?? "";
     // Global settings are sent only when they differ in meaning: an organization without the feature gets none.
     if (!sameGlobal(old.global, s.global)) write.global = globalToSend(s.global);
-    const task = await runTaskEndpoints().updateTask(id, taskBody(s, write), secretsOf(write), s.organization);
-    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) throw globalUnsupported(s);
+    const api = runTaskEndpoints();
+    let task: ResourceObject;
+    try {
+      task = await api.updateTask(id, taskBody(s, write), secretsOf(write), s.organization);
+    } catch (err) {
+      // Carried out though it failed, the update is recorded as the service holds it (a partial failure).
+      throw await afterFailedPatch(api, { id, old, state: s, write, inputs: news }, err);
+    }
+    if (asksForGlobal(s.global) && reportedGlobal(task) === undefined) throw await unsupportedAfterWrite(api, s, task, news, "updated");
     return { outs: outputs(s, task, write.global ?? old.global) };
   },
 

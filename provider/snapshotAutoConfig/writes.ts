@@ -1,7 +1,7 @@
 import { toPlainJson } from "../common/plainJson";
 import { messageOf, SnapshotRunTaskError } from "../common/errors";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
-import { ServiceError } from "../http/serviceError";
+import { mayHaveBeenCarriedOut, ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { diffSnapshotAutoConfigDetail } from "./fields";
 import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
@@ -43,7 +43,7 @@ export async function create(w: Writing): Promise<void> {
  * that POST leaves the configuration as it was. Only where a POST cannot clear what was there (a storage-type
  * switch, a setting with no value meaning unset, on a service that merges writes) is the configuration, by then
  * the program's own, deleted and written afresh; if that fails, the program's is written back, and the object is
- * recorded either way (a partial failure), so that the next `up` finishes the job.
+ * recorded either way (a partial failure), so that the next `up` finishes the job (`unfinishedRewrite`).
  */
 export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void> {
   const plan = writePlan(w.state, held, credentialArgsOf(w.state.storageType));
@@ -57,9 +57,39 @@ export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void>
     await w.api.deleteConfig(w.state.name, w.secrets);
     await w.api.writeConfig(w.state.name, toWire(w.state), w.secrets);
   } catch (err) {
-    const what = `adopted, but writing it afresh (${plan.rewrite}) failed`;
-    throw await writtenBack(w, { wire: toWire(w.state), outputs: outputs(w.state), recordAnyway: true }, err, what);
+    throw await unfinishedRewrite(w, held, err, `adopted, but writing it afresh (${plan.rewrite}) failed`);
   }
+}
+
+/**
+ * An adopt's rewrite failed, after its first POST made the configuration the program's, as far as a POST can.
+ * The program's is written back; then what the service holds decides what is recorded. The program's configuration
+ * where a read shows it and nothing a POST cannot clear; otherwise (a service that merges writes still holds what
+ * the DELETE was to remove, say the old storage type's credentials, or the read fails) the configuration as the
+ * adopt found it, so that the state names the rewrite as still to do: the next `up` updates it from there, and
+ * that update deletes and writes it afresh. Recording the program's there would leave those settings in place for
+ * good, since later updates plan against the state.
+ */
+async function unfinishedRewrite(w: Writing, found: SnapshotConfigWire, err: unknown, what: string): Promise<Error> {
+  const name = `snapshot configuration "${w.state.name}"`;
+  let wroteBack = "the program's configuration was written back";
+  try {
+    await w.api.writeConfig(w.state.name, toWire(w.state), w.secrets);
+  } catch (again) {
+    wroteBack = `writing the program's configuration back failed too (${messageOf(again)}), so it may be absent from the service`;
+  }
+  const now = await readOrUndefined(w);
+  if (holdsWhatWasSent(w, now) && !writePlan(w.state, now).rewrite) {
+    return recorded(w, outputs(w.state), err, `${name} was ${what}; ${wroteBack} and is recorded: the next \`pulumi up\` writes it again`);
+  }
+  const before = outputs(fromWire(w.state.name, found, w.state));
+  return recorded(
+    w,
+    before,
+    err,
+    `${name} was ${what}; ${wroteBack}, but the service may still hold settings a write cannot clear. It is recorded as the adopt ` +
+      "found it, so that the next `pulumi up` deletes it and writes the program's configuration afresh",
+  );
 }
 
 /**
@@ -96,17 +126,11 @@ async function rewrite(w: Writing, old: SnapshotAutoConfigState, body: SnapshotC
 }
 
 /**
- * After a failed step, the configuration the state is to claim (`back`) is written back. Done: the failure
- * stands, saying so (an update changed nothing), or, where the object is the program's anyway (`recordAnyway`,
- * an adopt), it is recorded. Not done: the configuration may be absent, and the object is recorded as `back` with
- * the failure, so that the next `up` writes it whatever its diff.
+ * After a failed step of an update, the configuration the state claims (`back`) is written back. Done: the
+ * failure stands, saying so (the update changed nothing). Not done: the configuration may be absent, and the
+ * object is recorded as `back` with the failure, so that the next `up` writes it whatever its diff.
  */
-async function writtenBack(
-  w: Writing,
-  back: { wire: SnapshotConfigWire; outputs: Props; recordAnyway?: boolean },
-  err: unknown,
-  what: string,
-): Promise<Error> {
+async function writtenBack(w: Writing, back: { wire: SnapshotConfigWire; outputs: Props }, err: unknown, what: string): Promise<Error> {
   const name = `snapshot configuration "${w.state.name}"`;
   try {
     await w.api.writeConfig(w.state.name, back.wire, w.secrets);
@@ -119,14 +143,6 @@ async function writtenBack(
         "it with this error: the next `pulumi up` writes it again (or `pulumi refresh` drops it from the state if it is gone)",
     );
   }
-  if (back.recordAnyway)
-    return recorded(
-      w,
-      back.outputs,
-      err,
-      `${name} was ${what}; the program's configuration was written back (on a service that merges writes, settings of the ` +
-        "previous storage type may remain) and is recorded: the next `pulumi up` writes it again",
-    );
   return withNote(err, `${name} was ${what}; the previous configuration was written back, so the service holds what the state says`);
 }
 
@@ -164,11 +180,6 @@ async function readOrUndefined(w: Writing): Promise<SnapshotConfigWire | undefin
   } catch {
     return undefined;
   }
-}
-
-/** A failure after which the request may have been carried out: no answer, or a server failure. */
-function mayHaveBeenCarriedOut(err: unknown): boolean {
-  return err instanceof ServiceError && err.code !== "tls" && (err.status === undefined || err.status >= 500);
 }
 
 function outputs(state: SnapshotAutoConfigState): Props {

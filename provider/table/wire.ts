@@ -24,7 +24,8 @@ export function toWire(fields: FieldTable, values: Props, options: WireOptions =
 
 /**
  * The state for what the service reports, from its wire attributes and the prior state:
- * - a write-only value, or a secret the service leaves out or blanks, keeps its prior value;
+ * - a write-only value, or a secret the service leaves out, blanks or masks (`isMasked`), keeps its prior value,
+ *   and stays unset without one: a placeholder is no value, to be stored or written back;
  * - an optional field without a default that the service reports with its zero value (`""`, `false`, `0`) stays
  *   unset when it was unset, so a service that echoes zero values causes no diff against a program without them;
  * - loose renderings are read as their type (`"true"`, `"42"`).
@@ -40,7 +41,7 @@ export function fromWire(fields: FieldTable, wire: Props, prior: Props, options:
       field.value.type === "object" && isObject(raw)
         ? fromWire(field.value.fields, raw, isObject(priorValue) ? priorValue : {})
         : read(field.value, raw);
-    if (value === undefined || (field.secret && value === "")) {
+    if (value === undefined || (field.secret && (value === "" || isMasked(value)))) {
       if ((field.writeOnly || field.secret) && priorValue !== undefined) state[arg] = priorValue;
       continue;
     }
@@ -70,6 +71,14 @@ export function read(type: ValueType, value: unknown): unknown {
     case "oneOf":
       return type.of.map((t) => read(t, value)).find((v) => v !== undefined);
   }
+}
+
+/**
+ * Whether a secret read back is a placeholder for it (`"****"`, `"AKIA****WXYZ"`, `"••••"`): it holds a run of mask
+ * characters, which no credential of these services does (access keys, tokens, base64 text, JSON documents).
+ */
+export function isMasked(value: unknown): boolean {
+  return typeof value === "string" && /[*\u2022]{3,}/.test(value);
 }
 
 function isZero(value: unknown): boolean {

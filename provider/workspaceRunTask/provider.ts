@@ -5,7 +5,7 @@ import { GONE, isImport, type ResourceProvider } from "../resource";
 import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { associationOfTask, requireAssociationGone } from "../services/runtask/proofOfGone";
+import { associationOfTask, foundInList, requireAssociationGone } from "../services/runtask/proofOfGone";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
@@ -32,7 +32,9 @@ function isWhatWasSent(found: WorkspaceTaskRecord, sent: WorkspaceRunTaskState):
 
 /** The association of that task in the workspace, looking through every page. */
 export async function findByTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord | undefined> {
-  return (await api.listWorkspaceTasks(workspaceId)).items.map((r) => workspaceTaskFromWire(r, workspaceId)).find((w) => w.taskId === taskId);
+  const list = await api.listWorkspaceTasks(workspaceId);
+  const found = foundInList(list, (r) => workspaceTaskFromWire(r, workspaceId).taskId === taskId, `the run task list of workspace ${workspaceId}`);
+  return found && workspaceTaskFromWire(found, workspaceId);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
+import { request } from "undici";
 import { seededRandom, type RetryAfterStyle } from "../../emulator/core/faults";
 
 describe("emulator faults", () => {
@@ -126,6 +127,33 @@ describe("emulator faults: routes, headers, drops, tokens", () => {
     await expect(fetch(`${emulator.url}${CONFIG}/after`, { method: "POST", headers: snapshotHeaders, body })).rejects.toThrow();
     expect(emulator.snapshot.configs.has("after")).toBe(true);
     expect(emulator.faults!.counts.dropAfterCommit).toBe(1);
+  });
+
+  test("a reset after the commit has made the change, then resets the connection: the client sees ECONNRESET", async () => {
+    emulator = await startEmulator({
+      snapshot: { takeSnapshots: false },
+      faults: { rules: [{ route: `POST ${CONFIG}/:name`, rates: { resetAfterCommit: 1 } }] },
+    });
+    const err = (await request(`${emulator.url}${CONFIG}/after`, { method: "POST", headers: snapshotHeaders, body }).catch(
+      (e) => e,
+    )) as NodeJS.ErrnoException;
+    expect(err.code).toBe("ECONNRESET");
+    expect(emulator.snapshot.configs.has("after")).toBe(true);
+    expect(emulator.faults!.counts.resetAfterCommit).toBe(1);
+    expect(emulator.requests.entries.map((e) => e.status)).toEqual([0]);
+  });
+
+  test("a rule with times applies to that many requests of its route, the first ones", async () => {
+    emulator = await startEmulator({
+      snapshot: { takeSnapshots: false },
+      faults: { rates: { serverError: 1 }, rules: [{ route: `POST ${CONFIG}/:name`, rates: { serverError: 1 }, times: 2 }] },
+    });
+    const post = () => fetch(`${emulator!.url}${CONFIG}/a`, { method: "POST", headers: snapshotHeaders, body }).then((r) => r.status);
+    const statuses = [await post(), await post(), await post(), await post()];
+    expect(statuses.slice(0, 2).every((s) => s >= 500)).toBe(true);
+    // Spent, the rule lets its route's requests pass: the route's own rule, not `rates`, decides for it.
+    expect(statuses.slice(2)).toEqual([204, 204]);
+    expect(emulator.faults!.counts.serverError).toBe(2);
   });
 
   test("the per-token limit counts the token of either header, each token on its own", async () => {

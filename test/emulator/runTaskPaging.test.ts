@@ -268,3 +268,49 @@ describe("run task emulator: the largest page (maxPageSize, pageSizeAboveMax)", 
     api = await RunTaskApi.start();
   });
 });
+
+describe("run task emulator: lists that lag behind writes (listLagMs)", () => {
+  test("a new task and a new association show in their lists only after the lag; show finds them at once", async () => {
+    api = await RunTaskApi.start({ listLagMs: 200 });
+    const ws = api.ws("network");
+    const task = await api.createTask("scan");
+    const association = await api.call("POST", `/workspaces/${ws}/tasks`, {
+      data: {
+        type: "workspace-tasks",
+        attributes: { "enforcement-level": "advisory" },
+        relationships: { task: { data: { id: task.id, type: "tasks" } } },
+      },
+    });
+    expect(association.status).toBe(204);
+    const [held] = api.emulator.runTask.workspaceTasks({ workspaceId: ws });
+    expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data).toEqual([]);
+    expect((await api.call("GET", `/workspaces/${ws}/tasks`)).body.meta.pagination["total-count"]).toBe(0);
+    expect((await api.call("GET", `/tasks/${task.id}`)).status).toBe(200);
+    expect((await api.call("GET", `/workspaces/${ws}/tasks/${held.id}`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(names((await api.call("GET", "/organizations/emulator-org/tasks")).body.data)).toEqual(["scan"]);
+    expect((await api.workspaceTasks(ws)).map((w) => w.id)).toEqual([held.id]);
+  });
+});
+
+describe("run task emulator: lists that change between their pages (listChurn)", () => {
+  const pageOf = async (n: number) => (await api.call("GET", `/organizations/emulator-org/tasks?page%5Bnumber%5D=${n}&page%5Bsize%5D=2`)).body;
+
+  test('"remove": before page 2 the first task is deleted, so one task is on no page read and the total count drops', async () => {
+    api = await RunTaskApi.start({ listChurn: "remove" });
+    for (let i = 0; i < 4; i++) api.emulator.runTask.addTask("emulator-org", { name: `t${i}` });
+    const [first, second] = [await pageOf(1), await pageOf(2)];
+    expect([...names(first.data), ...names(second.data)]).toEqual(["t0", "t1", "t3"]);
+    expect([first.meta.pagination["total-count"], second.meta.pagination["total-count"]]).toEqual([4, 3]);
+    expect(api.emulator.runTask.tasks().map((t) => t.name)).toEqual(["t1", "t2", "t3"]);
+  });
+
+  test('"insert": before page 2 a task is made ahead of the others, so one task is read twice and the total count grows', async () => {
+    api = await RunTaskApi.start({ listChurn: "insert" });
+    for (let i = 0; i < 4; i++) api.emulator.runTask.addTask("emulator-org", { name: `t${i}` });
+    const [first, second] = [await pageOf(1), await pageOf(2)];
+    expect([...names(first.data), ...names(second.data)]).toEqual(["t0", "t1", "t1", "t2"]);
+    expect([first.meta.pagination["total-count"], second.meta.pagination["total-count"]]).toEqual([4, 5]);
+    expect(api.emulator.runTask.tasks().map((t) => t.name)).toEqual(["t0-1", "t0", "t1", "t2", "t3"]);
+  });
+});

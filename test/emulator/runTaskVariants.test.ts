@@ -89,3 +89,28 @@ describe("run task emulator: workspaces and organizations deleted out of band", 
     expect((await api.call("GET", `/tasks/${task.id}`)).status).toBe(404);
   });
 });
+
+describe("run task emulator: duplicates", () => {
+  test("refused by default: a second task of one name, a second association of one task in a workspace (422)", async () => {
+    api = await RunTaskApi.start();
+    const ws = api.ws("network");
+    const task = await api.createTask("scan");
+    await api.associate(ws, task.id);
+    const again = await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "scan" }));
+    expect([again.status, again.body.errors[0].source.pointer]).toEqual([422, "/data/attributes/name"]);
+    const twice = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task.id));
+    expect([twice.status, twice.body.errors[0].source.pointer]).toEqual([422, "/data/relationships/task/data/id"]);
+  });
+
+  test('"accept": each create makes a new object, known by its id alone', async () => {
+    api = await RunTaskApi.start({ duplicates: "accept" });
+    const ws = api.ws("network");
+    const first = await api.createTask("scan");
+    const second = await api.createTask("scan");
+    expect(second.id).not.toBe(first.id);
+    expect((await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(first.id))).status).toBe(204);
+    expect((await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(first.id))).status).toBe(204);
+    expect(api.emulator.runTask.tasks().map((t) => t.name)).toEqual(["scan", "scan"]);
+    expect(api.emulator.runTask.workspaceTasks({ workspaceId: ws }).map((w) => w.taskId)).toEqual([first.id, first.id]);
+  });
+});

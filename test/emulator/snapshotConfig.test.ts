@@ -150,6 +150,17 @@ describe("snapshot emulator: credentials in reads (echoCredentials)", () => {
       expect(api.emulator.snapshot.configs.get(name)!.config).toMatchObject(config);
     }
   });
+
+  test('echoCredentials: "masked" reads each credential set as "****", and keeps the rest', async () => {
+    api = await SnapshotApi.start({ echoCredentials: "masked" });
+    for (const [name, config] of Object.entries({ s3, gcs, blob })) {
+      await api.write(name, config);
+      const data = (await api.call("GET", `/config/${name}`)).body.data;
+      const expected = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, CREDENTIALS.includes(k) ? "****" : v]));
+      expect(data).toEqual({ retain: 1, file_prefix: "service-snapshot", ...expected });
+      expect(api.emulator.snapshot.configs.get(name)!.config).toMatchObject(config);
+    }
+  });
 });
 
 describe("snapshot emulator: snapshots of local configurations", () => {

@@ -44,6 +44,14 @@ async function checked(provider: typeof tasks, news: Props, olds: Props = {}): P
 describe("RunTask", () => {
   const global = { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" };
 
+  test("the notice of a dynamic resource names a changed text setting without its values: the engine does not say which it holds secret", async () => {
+    emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/old?token=canary-old-9d1e" });
+    await checked(tasks, { name: "scanner", url: "https://hooks.example.com/new?token=canary-new-3b7a", adopt: true, enabled: false });
+    const notice = said.join("");
+    expect(notice).toContain("the create changes enabled (true → false), hmacKey (cleared, whatever the run task holds), url (changed)");
+    expect(notice).not.toContain("canary-");
+  });
+
   test("adopting a global task with no global in the program: the preview says so, and one write turns it off", async () => {
     const existing = emulator.runTask.addTask("emulator-org", {
       name: "scanner",

@@ -190,6 +190,27 @@ describe.each([
     expect(held()).toMatchObject({ storage_type: "local" });
   });
 
+  test("an adopt that switches the storage type, whose DELETE fails: recorded so that the next up finishes the switch, and no key of the old type stays", async () => {
+    await created(s3(s3Extras));
+    calls.answers.push((req) => (req.method === "DELETE" ? { status: 503, body: { errors: ["sealed"] } } : undefined));
+    const program = { ...(await local()), adopt: true };
+    const err = (await failure(provider.create(program))) as PartialFailure;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.id).toBe("nightly");
+    // A service that merges still holds the old type's settings: the state names the switch as still to do, and a
+    // preview shows it. One that replaces holds the program's alone, and that is recorded.
+    expect(err.properties.storageType).toBe(postMerges ? "cloudA-s3" : "local");
+    expect((await provider.diff("nightly", err.properties, program)).changes).toBe(postMerges);
+    // The engine records the properties with the failure, and updates the resource at the next up whatever its diff.
+    calls.reset();
+    emulator.requests.reset();
+    const { outs } = await provider.update("nightly", err.properties, program);
+    expect(writes()).toEqual(postMerges ? ["DELETE", "POST"] : ["POST"]);
+    expect(Object.keys(held()!).filter((k) => k.startsWith("cloudA"))).toEqual([]);
+    expect(held()).toMatchObject({ storage_type: "local", local_max_space: 1_000_000 });
+    expect((await settled(outs, program)).diff).toBe(false);
+  });
+
   test("adopting a configuration that holds settings the program does not set clears them", async () => {
     await provider.create(await checked(s3(s3Extras)));
     emulator.requests.reset();

@@ -9,6 +9,8 @@ import { Switchboard } from "../support/switchboard";
  */
 const SECRET_URL = "https://hooks.example.com/scan?token=canary-url-token-5d2f";
 const SECRET_URL_BAD = "ftp://hooks.example.com/scan?token=canary-url-token-0b7e";
+/** What the task held before the adopt: the program marks the url secret, and its old value is no less one. */
+const OLD_URL = "https://hooks.example.com/old?token=canary-old-url-token-91c3";
 const TASK = "urn:pulumi:dev::program-secrets::runtask:index:RunTask::scanner";
 
 let project: ConsumerProject;
@@ -37,15 +39,16 @@ const check = async (news: Record<string, unknown>) => {
   return result;
 };
 
-test("a task being adopted with a secret url: the notice names the change, never the value", async () => {
-  emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/old" });
+test("a task being adopted with a secret url: the notice names the change, never a value, old or new", async () => {
+  emulator.runTask.addTask("emulator-org", { name: "scanner", url: OLD_URL });
   const { failures, inputs } = await check({ name: "scanner", url: secret(SECRET_URL), adopt: true });
   expect(failures).toEqual([]);
   expect(inputs.url).toEqual(secret(SECRET_URL));
   // The notice goes to the plugin's standard error, which the engine shows.
   await new Promise((r) => setTimeout(r, 100));
   expect(plugin.process.output).toContain('RunTask "scanner": adopt takes over');
-  expect(plugin.process.output).toContain('url ("https://hooks.example.com/old" → "[redacted]")');
+  expect(plugin.process.output).toContain("url (secret)");
+  expect(plugin.process.output).not.toContain("hooks.example.com/old");
 });
 
 test("a Check that fails on a secret url: the reason says what is wrong, never the value", async () => {
@@ -71,7 +74,7 @@ test("an error that quotes the url: redacted", async () => {
 
 test("the url appears in nothing the plugin printed or answered", () => {
   const everything = [plugin.process.output, ...answered].join("\n");
-  for (const value of [SECRET_URL, SECRET_URL_BAD, "canary-url-token"]) expect(everything).not.toContain(value);
+  for (const value of [SECRET_URL, SECRET_URL_BAD, OLD_URL, "canary-url-token", "canary-old-url-token"]) expect(everything).not.toContain(value);
   // It did reach the service, as the program wants.
   expect(sent.some((body) => body.includes(SECRET_URL))).toBe(true);
 });

@@ -6,6 +6,7 @@ import { HttpClient } from "../../provider/http/client";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { retryPolicy } from "../../provider/http/retry";
 import { ServiceError } from "../../provider/http/serviceError";
+import { isAfterSend } from "../../provider/http/transportErrors";
 
 afterAll(() => closeSharedDispatchers());
 
@@ -132,6 +133,34 @@ describe("a request that is not safe to repeat", () => {
     const restarted = await later;
     expect(restarted.count()).toBe(1);
     await restarted.close();
+  });
+});
+
+describe("a connection reset (a system ECONNRESET, not undici's socket error)", () => {
+  const readThenReset = (req: IncomingMessage) => (req.resume(), req.on("end", () => req.socket.resetAndDestroy()));
+
+  test("after the request was written: a create is not sent again, and its outcome is unknown", async () => {
+    const s = await serve(readThenReset);
+    const err = (await client(s.url)
+      .request("POST", "/tasks", { json: { name: "scanner" } })
+      .catch((e) => e)) as ServiceError;
+    expect(err).toBeInstanceOf(ServiceError);
+    expect([err.code, err.ambiguous, s.count()]).toEqual(["network", true, 1]);
+    expect(err.message).toContain("ECONNRESET");
+    await s.close();
+  });
+
+  test("after the request was written: a PATCH is sent again", async () => {
+    const s = await serve((req, res, n) => (n === 1 ? readThenReset(req) : (res.writeHead(200), res.end("{}"))));
+    expect((await client(s.url).request("PATCH", "/tasks/1", { json: {} })).status).toBe(200);
+    expect(s.count()).toBe(2);
+    await s.close();
+  });
+
+  test("whether the request may have reached the server is read from the write, not from the error's wording", () => {
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" });
+    const pipe = Object.assign(new Error("write EPIPE"), { code: "EPIPE", syscall: "write" });
+    for (const err of [reset, pipe]) expect([isAfterSend(err, false), isAfterSend(err, true)]).toEqual([false, true]);
   });
 });
 

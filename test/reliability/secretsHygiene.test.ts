@@ -34,10 +34,42 @@ const SERVICE_ACCOUNT_KEY = JSON.stringify({
   client_email: "x@p.example",
 });
 
+/** A key of several lines, as PEM keys are: a service may quote one line of it. */
+const PEM_KEY = [
+  "-----BEGIN PRIVATE KEY-----",
+  "MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDcanaryLineOne",
+  "Q2FuYXJ5TGluZVR3b0lzU2VjcmV0VG9vQW5kTG9uZ0Vub3VnaFRvQmVDaGVja2Vk",
+  "-----END PRIVATE KEY-----",
+  "",
+].join("\n");
+/** A key with characters a URL encodes, which a service may quote as it came in a query. */
+const HMAC_WITH_SYMBOLS = "canary hmac/key+77=";
+const FRAGMENT_CANARIES = {
+  pemLine: PEM_KEY.split("\n")[2],
+  urlEncodedHmac: encodeURIComponent(HMAC_WITH_SYMBOLS),
+  base64Credentials: Buffer.from(`${CANARIES.accessKeyId}:${CANARIES.secretAccessKey}`).toString("base64"),
+  base64SecretInText: Buffer.from(`user=x;secret=${CANARIES.secretAccessKey};end`).toString("base64"),
+};
+
+/** What a service that quotes pieces of secrets says: a line of a PEM key, a URL-encoded key, base64 of credentials. */
+function fragmentsOf(body: unknown): string {
+  const json = JSON.stringify(body);
+  const quoted: string[] = [];
+  if (json.includes("cloudC_service_account_key")) quoted.push(`bad key line: ${FRAGMENT_CANARIES.pemLine}`);
+  if (json.includes("cloudA_secret_access_key")) {
+    quoted.push(`Authorization: Basic ${FRAGMENT_CANARIES.base64Credentials}`, `payload ${FRAGMENT_CANARIES.base64SecretInText}`);
+  }
+  if (json.includes("hmac")) quoted.push(`refused /hook?key=${FRAGMENT_CANARIES.urlEncodedHmac}`);
+  return quoted.join("; ");
+}
+
 /** Echoes the request in an error: as a 400/422 for writes, as a 503 for paths under `.../flaky-*`, and quotes the key alone. */
 function echo(req: { method: string; path: string; rawBody: string; headers: unknown; body: unknown }) {
   const quote = `rejected ${req.rawBody} with headers ${JSON.stringify(req.headers)}`;
   seen.push(`${req.rawBody} ${JSON.stringify(req.headers)}`);
+  if (req.method !== "GET" && (req.path.includes("/fragments-") || JSON.stringify(req.body ?? "").includes("fragments-"))) {
+    return { status: req.path.startsWith("/v1/") ? 400 : 422, body: { errors: [fragmentsOf(req.body)] } };
+  }
   if (req.path.includes("/flaky-")) return { status: 503, body: { errors: [quote] } };
   if (req.method === "POST" && req.path.includes("/quoting-")) {
     return {
@@ -168,6 +200,38 @@ describe("errors never carry a secret, even when the server echoes the request",
     const inputs = (await providers.runTask.check({}, { name: "flaky-t", url: "https://h.example", hmacKey: CANARIES.hmacKey })).inputs!;
     const err = await failure(() => providers.runTask.create({ ...inputs, organization: "flaky-org" }));
     expect(leaks(everything(err))).toEqual([]);
+  });
+
+  test("fragments of a secret: one line of a PEM key, a URL-encoded HMAC key, base64 of credentials", async () => {
+    const gcs = await failure(async () =>
+      providers.snapshotAutoConfig.create(
+        await snapshot({
+          name: "fragments-gcs",
+          storageType: "cloudC-gcs",
+          cloudCGcsBucket: "b",
+          cloudCServiceAccountKey: JSON.stringify({ type: "service_account", private_key: PEM_KEY }),
+        }),
+      ),
+    );
+    expect(gcs.message).toContain("bad key line: [redacted]");
+    const s3 = await failure(async () =>
+      providers.snapshotAutoConfig.create(
+        await snapshot({
+          name: "fragments-s3",
+          storageType: "cloudA-s3",
+          cloudAS3Bucket: "b",
+          cloudAS3Region: "r",
+          cloudAAccessKeyId: CANARIES.accessKeyId,
+          cloudASecretAccessKey: CANARIES.secretAccessKey,
+        }),
+      ),
+    );
+    const inputs = (await providers.runTask.check({}, { name: "fragments-t", url: "https://h.example", hmacKey: HMAC_WITH_SYMBOLS })).inputs!;
+    const task = await failure(() => providers.runTask.create(inputs));
+    expect(task.message).toContain("refused /hook?key=[redacted]");
+    const all = [gcs, s3, task].map(everything).join("\n");
+    expect(Object.entries(FRAGMENT_CANARIES).filter(([, fragment]) => all.includes(fragment))).toEqual([]);
+    expect(all).not.toContain(CANARIES.secretAccessKey);
   });
 
   test("the canaries did reach the service (so that the checks above can fail)", () => {

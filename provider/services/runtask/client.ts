@@ -1,6 +1,7 @@
 import type { HttpClient, HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
 import { hasCode } from "../../common/errors";
 import type { ServiceError } from "../../http/serviceError";
+import type { RetrySettings } from "../../http/retry";
 import { operationRetry, serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
 import { includedOf, JSON_API, resourcesOf, type ListDocument, type ResourceObject } from "./jsonApi";
@@ -12,10 +13,17 @@ export const PAGE_SIZE = 100;
 /** Pages of one list in flight at once, once their number is known: well under the service's rate limit. */
 export const PAGE_CONCURRENCY = 8;
 
-/** Every item of a list, and the related objects it included (undefined when no page carried `included`). */
+/** Pages of a list read at most, while they disagree (the list changed between them). */
+export const LIST_READS = 3;
+
+/**
+ * Every item of a list, the related objects it included (undefined when no page carried `included`), and whether
+ * its pages agree (`pagesAgree`): only such a list says what the service holds, an absence included.
+ */
 export interface ListResult {
   items: ResourceObject[];
   included?: ResourceObject[];
+  consistent: boolean;
 }
 
 /**
@@ -26,6 +34,8 @@ export class RunTaskHttp {
   private readonly http: HttpClient;
   /** POSTs a create may send at most (the first and those sent again after an unknown outcome). */
   readonly createAttempts: number;
+  /** The operation's retry settings: how often, and how far apart, a read is made again. */
+  private readonly retry: RetrySettings;
 
   constructor(settings: RunTaskSettings, tuning: ClientTuning = {}) {
     this.http = serviceHttpClient(
@@ -34,7 +44,8 @@ export class RunTaskHttp {
       { headers: { authorization: `Bearer ${settings.token}`, accept: JSON_API }, hint: runTaskHint },
       tuning,
     );
-    this.createAttempts = operationRetry(settings, tuning).maxRetries + 1;
+    this.retry = operationRetry(settings, tuning);
+    this.createAttempts = this.retry.maxRetries + 1;
   }
 
   get service(): string {
@@ -69,13 +80,40 @@ export class RunTaskHttp {
   }
 
   /**
-   * Every item of a paged list. Pages of `PAGE_SIZE` are asked for; when the first page says how many there are,
-   * the rest are fetched `PAGE_CONCURRENCY` at a time (in order), otherwise the next page is followed one after
-   * another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
+   * `read` made again while `settled` says no, as a failed request is tried again: `maxRetries` more times at
+   * most, the waits growing from `baseDelayMs` to `maxDelayMs`, within the operation's bound. The last value read,
+   * and whether the bound (or the engine's Cancel) cut the reads short.
+   */
+  async readUntil<T>(read: () => Promise<T>, settled: (value: T) => boolean): Promise<{ value: T; cutShort: boolean }> {
+    let value = await read();
+    for (let retry = 1; !settled(value) && retry <= this.retry.maxRetries; retry++) {
+      const wait = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (retry - 1));
+      if (!(await this.http.pause(wait))) return { value, cutShort: true };
+      value = await read();
+    }
+    return { value, cutShort: false };
+  }
+
+  /**
+   * Every item of a paged list, read again (`LIST_READS` times at most) while its pages disagree: a list that
+   * changed between two of its pages (another client created or deleted an object) may leave an object out, or show
+   * one twice. The result says whether the last read's pages agreed.
+   */
+  async listAll(path: string, type: string, query: Record<string, string | undefined> = {}): Promise<ListResult> {
+    for (let read = 1; ; read++) {
+      const result = await this.readList(path, type, query);
+      if (result.consistent || read >= LIST_READS) return result;
+    }
+  }
+
+  /**
+   * Every item of a paged list, read once. Pages of `PAGE_SIZE` are asked for; when the first page says how many
+   * there are, the rest are fetched `PAGE_CONCURRENCY` at a time (in order), otherwise the next page is followed one
+   * after another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
    * `links.next` followed. A page that is not a list of resource objects of `type` is an error that names the
    * address setting: never read as "none there", which would take every object for gone.
    */
-  async listAll(path: string, type: string, query: Record<string, string | undefined> = {}): Promise<ListResult> {
+  private async readList(path: string, type: string, query: Record<string, string | undefined>): Promise<ListResult> {
     let pageSize: number | undefined = PAGE_SIZE;
     const get = async (pagePath: string, pageQuery: RequestOptions["query"]) =>
       this.listPage(pagePath, type, await this.request("GET", pagePath, { query: pageQuery }));
@@ -109,7 +147,8 @@ export class RunTaskHttp {
       }
     }
     const items = docs.flatMap((d) => resourcesOf(d));
-    return docs.some((d) => Array.isArray(d.included)) ? { items, included: docs.flatMap((d) => includedOf(d)) } : { items };
+    const consistent = pagesAgree(docs, items);
+    return docs.some((d) => Array.isArray(d.included)) ? { items, included: docs.flatMap((d) => includedOf(d)), consistent } : { items, consistent };
   }
 
   /** A page of a list: `data` a list of resource objects of `type`, each with its id. */
@@ -132,6 +171,21 @@ export class RunTaskHttp {
     if (next === undefined && doc.links?.next) return {};
     return undefined;
   }
+}
+
+/**
+ * Whether the pages of a list read one after another show one list: each page gives the same total count (the
+ * spec's `meta.pagination.total-count`), no object is on two pages, and the objects read are as many as that
+ * count. A list that changed between two page requests fails one of these: an object deleted ahead of the next
+ * page moves another onto a page read already (the count drops), one made ahead of it moves an object onto the
+ * next page as well (the count grows, and it is read twice). Without counts, only the second shows.
+ */
+export function pagesAgree(docs: ListDocument[], items: ResourceObject[]): boolean {
+  const counts = new Set(docs.map((d) => d.meta?.pagination?.["total-count"]).filter((c): c is number => typeof c === "number"));
+  if (counts.size > 1) return false;
+  if (new Set(items.map((item) => item.id)).size !== items.length) return false;
+  const [count] = counts;
+  return count === undefined || count === items.length;
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in the order of `items`. */

@@ -1,5 +1,6 @@
 import { hasCode, messageOf } from "../../common/errors";
 import type { RunTaskEndpoints } from "./endpoints";
+import { LIST_READS, type ListResult } from "./client";
 import { relatedId, type ResourceObject } from "./jsonApi";
 import { FORGET_ADVICE, notProvenGone, ORGANIZATION_SETTING, TOKEN_SETTING } from "./errors";
 
@@ -23,9 +24,9 @@ export async function requireTaskGone(api: RunTaskEndpoints, method: Verb, id: s
     );
   }
   const org = `organization "${organization}"`;
-  let ids: string[];
+  let list: ListResult;
   try {
-    ids = (await api.listTasks(organization)).items.map((t) => t.id);
+    list = await api.listTasks(organization);
   } catch (err) {
     if (!hasCode(err, "not_found")) throw notProvenGone(`${call}, and the task list of ${org} could not be read to tell: ${messageOf(err)}`, err);
     throw notProvenGone(
@@ -34,7 +35,10 @@ export async function requireTaskGone(api: RunTaskEndpoints, method: Verb, id: s
         `organization; the task is kept in the state. If the organization is gone for certain, ${FORGET_ADVICE}`,
     );
   }
-  if (!ids.includes(id)) return;
+  if (!list.items.some((t) => t.id === id)) {
+    if (list.consistent) return;
+    throw notProvenGone(`${call}, and the task list of ${org} ${CHANGED_WHILE_READ}; the task is kept in the state. Run the command again`);
+  }
   throw notProvenGone(
     `${call}, but the task list of ${org} holds ${id}: the token may list the organization's run tasks but not ${acting(method)} ` +
       `this one. The spec names the Manage Run Tasks permission for working with an organization's run tasks: use a token with it ` +
@@ -50,8 +54,13 @@ export async function requireTaskGone(api: RunTaskEndpoints, method: Verb, id: s
  */
 export async function requireAssociationGone(api: RunTaskEndpoints, method: Verb, workspaceId: string, id: string): Promise<void> {
   const call = `run task service: ${method} /workspaces/${workspaceId}/tasks/${id} answered 404`;
-  const ids = (await workspaceList(api, workspaceId, call)).map((w) => w.id);
-  if (!ids.includes(id)) return;
+  const list = await workspaceList(api, workspaceId, call);
+  if (!list.items.some((w) => w.id === id)) {
+    if (list.consistent) return;
+    throw notProvenGone(
+      `${call}, and the run task list of workspace ${workspaceId} ${CHANGED_WHILE_READ}; the association is kept in the state. Run the command again`,
+    );
+  }
   throw notProvenGone(
     `${call}, but the run task list of workspace ${workspaceId} holds ${id}: the token may list the workspace's run tasks but not ` +
       `${acting(method)} this association. It needs ${workspacePermission(workspaceId)}: use a token with it (${TOKEN_SETTING}); the ` +
@@ -60,20 +69,45 @@ export async function requireAssociationGone(api: RunTaskEndpoints, method: Verb
 }
 
 /**
- * The `wstask-` id of the association of `taskId` in the workspace, by the workspace's own list; undefined when the
- * list answers without it (proof that it is gone). An association is known by its task where the create that made
- * it could not learn its id (it is then recorded as `<workspace-id>/<task-id>`).
+ * The `wstask-` id of the association of `taskId` in the workspace, by the workspace's own list. An association is
+ * known by its task where the create that made it could not learn its id, the list not showing it yet (it is then
+ * recorded as `<workspace-id>/<task-id>`): the very list that lagged behind that create may lag still. So the list
+ * is read again while it does not show the association, as a failed request is tried again (`readUntil`), and only
+ * a list that never shows it in all those reads, its pages agreeing, proves it gone (undefined). Cut short by the
+ * operation's bound, or by a list that changed while read, nothing is proven: an error keeps it in the state.
  */
 export async function associationOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<string | undefined> {
   const call = `run task service: the association of ${taskId} is known by its task, and workspace ${workspaceId} is asked for its id`;
-  return (await workspaceList(api, workspaceId, call)).find((w) => relatedId(w, "task") === taskId)?.id;
+  const ofTask = (list: ListResult) => list.items.find((w) => relatedId(w, "task") === taskId)?.id;
+  const { value: list, cutShort } = await api.http.readUntil(
+    () => workspaceList(api, workspaceId, call),
+    (read) => ofTask(read) !== undefined,
+  );
+  const found = ofTask(list);
+  if (found !== undefined || (list.consistent && !cutShort)) return found;
+  const why = list.consistent
+    ? "does not show it, and the operation's time bound came before the list could be read again as often as a failed request is tried (a list may lag behind the writes that made it)"
+    : CHANGED_WHILE_READ;
+  throw notProvenGone(`${call}: its run task list ${why}. The association is kept in the state; run the command again`);
 }
 
+/**
+ * The item of `list` that `matches`; undefined only where the list's pages agree, since a list that changed while it
+ * was read may have left the item out: then an error, which says that nothing can be concluded. `what` names the list.
+ */
+export function foundInList(list: ListResult, matches: (item: ResourceObject) => boolean, what: string): ResourceObject | undefined {
+  const found = list.items.find(matches);
+  if (found || list.consistent) return found;
+  throw notProvenGone(`run task service: ${what} ${CHANGED_WHILE_READ}, so what it does not show may be there all the same; run the command again`);
+}
+
+const CHANGED_WHILE_READ = `changed while it was read (its pages disagree, ${LIST_READS} reads): what it leaves out proves nothing`;
+
 /** The workspace's run task list; where it cannot be read, an error that keeps the association in the state. */
-async function workspaceList(api: RunTaskEndpoints, workspaceId: string, call: string): Promise<ResourceObject[]> {
+async function workspaceList(api: RunTaskEndpoints, workspaceId: string, call: string): Promise<ListResult> {
   const ws = `workspace ${workspaceId}`;
   try {
-    return (await api.listWorkspaceTasks(workspaceId)).items;
+    return await api.listWorkspaceTasks(workspaceId);
   } catch (err) {
     if (!hasCode(err, "not_found")) throw notProvenGone(`${call}, and the run task list of ${ws} could not be read to tell: ${messageOf(err)}`, err);
     throw notProvenGone(
