@@ -61,6 +61,28 @@ function goNames(file: string): Map<string, string> {
   return names;
 }
 
+test("the other Python blocks (README, other-languages.md) call the SDKs with arguments they take", () => {
+  const blocks = [readFileSync(join(REPO, "README.md"), "utf8"), DOC]
+    .flatMap((page) => fencedBlocks(page))
+    .filter((b) => b.language === "python" && !b.meta);
+  expect(blocks.length).toBeGreaterThanOrEqual(2);
+  const calls = blocks.flatMap((b) => [...b.code.matchAll(/\b(runtask|snapshot)\.(\w+)\(([^\n]*)\)/g)]);
+  expect(calls.length).toBeGreaterThanOrEqual(3);
+  for (const [, plugin, member, args] of calls) {
+    // RunTask -> run_task.py, get_run_task_output -> get_run_task.py
+    const module = member
+      .replace(/_output$/, "")
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .toLowerCase();
+    const source = readFileSync(join(SDKS, "python", plugin, `pulumi_snapshot_runtask_${plugin}`, `${module}.py`), "utf8");
+    let topLevel = args;
+    while (/\([^()]*\)/.test(topLevel)) topLevel = topLevel.replace(/\([^()]*\)/g, "");
+    for (const [, keyword] of topLevel.matchAll(/(?:^|[(,\s])(\w+)=/g)) {
+      if (keyword !== "opts") expect([member, keyword, new RegExp(`\\b${keyword}: `).test(source)]).toEqual([member, keyword, true]);
+    }
+  }
+});
+
 describe("the reference's names in each language", () => {
   const table = section(REFERENCE, "## Names in each language");
   const rows = [...table.matchAll(/^\| (.+) \|$/gm)].map((m) => m[1].split(" | "));
