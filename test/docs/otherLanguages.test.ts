@@ -19,6 +19,7 @@ describe("docs/other-languages.md", () => {
   test("shows the Python and Go examples' files, each as it is", () => {
     expect(shown.map((b) => b.meta).sort()).toEqual(
       [
+        "examples/go/Pulumi.yaml",
         "examples/go/main.go",
         "examples/go/program.go",
         "examples/python/Pulumi.yaml",
