@@ -33,6 +33,7 @@ export interface PackageSchema {
   description: string;
   keywords: string[];
   license: string;
+  repository: string;
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   types: Record<string, ObjectSpec>;
@@ -43,8 +44,8 @@ export interface PackageSchema {
 
 /** What Pulumi's code generators take from a schema's `language` section (`pkg/codegen/<language>/importer.go`). */
 export interface LanguageSpecs {
-  nodejs: { packageName: string; respectSchemaVersion: true };
-  python: { packageName: string; respectSchemaVersion: true; pyproject: { enabled: true } };
+  nodejs: { packageName: string; readme: string; typescriptVersion: string; respectSchemaVersion: true };
+  python: { packageName: string; readme: string; respectSchemaVersion: true; pyproject: { enabled: true } };
   go: { importBasePath: string; respectSchemaVersion: true };
   csharp: { rootNamespace: string; respectSchemaVersion: true };
 }
@@ -52,17 +53,33 @@ export interface LanguageSpecs {
 /** This npm package's name: every generated SDK is named after it, then after its plugin. */
 const OUR_NAME = "pulumi-snapshot-runtask";
 
+/** The project's repository: the Go SDKs' import paths start with it. */
+export const REPOSITORY = "github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask";
+
+/** The folder of the repository that holds the plugins' SDKs (`npm run sdks`), one folder per language in it. */
+export const PLUGIN_SDKS = "plugin-sdks";
+
 /**
- * The names of the SDKs that `pulumi package gen-sdk`, `pulumi package add` and `packages:` generate for a plugin.
- * Left out, the generators name them in Pulumi's own namespace (`@pulumi/runtask`, `pulumi_runtask`,
- * `github.com/pulumi/pulumi-runtask/sdk/go/runtask`, `Pulumi.Runtask`), which is not ours. The Go path names no
- * host: the generated module is used through the `replace` that `pulumi package add` writes.
+ * The names of the plugins' SDKs, those this repository holds (`plugin-sdks/`, written by `npm run sdks`) and those
+ * `pulumi package gen-sdk`, `pulumi package add` and `packages:` generate. Left out, the generators name them in
+ * Pulumi's own namespace (`@pulumi/runtask`, `pulumi_runtask`, `github.com/pulumi/pulumi-runtask/sdk/go/runtask`,
+ * `Pulumi.Runtask`), which is not ours. Both Go packages are in one module, `plugin-sdks/go`.
  */
-export function languageSpecs(plugin: string): LanguageSpecs {
+export function languageSpecs(plugin: string, description: string): LanguageSpecs {
+  const readme = (language: string) =>
+    `The ${language} SDK of the \`${plugin}\` provider plugin of ${OUR_NAME}. ${description}\n\n` +
+    `The plugin, \`pulumi-resource-${plugin}\`, comes with the npm package \`${OUR_NAME}\` (Node.js 22 or later runs it); ` +
+    `the Pulumi engine finds it on PATH. How to install and use both: https://${REPOSITORY}/blob/main/docs/other-languages.md\n`;
   return {
-    nodejs: { packageName: `${OUR_NAME}-${plugin}`, respectSchemaVersion: true },
-    python: { packageName: `${OUR_NAME.replace(/-/g, "_")}_${plugin}`, respectSchemaVersion: true, pyproject: { enabled: true } },
-    go: { importBasePath: `${OUR_NAME}/sdk/go/${plugin}`, respectSchemaVersion: true },
+    // The SDK compiles itself when installed: with the TypeScript this package is built and tested with.
+    nodejs: { packageName: `${OUR_NAME}-${plugin}`, readme: readme("Node.js"), typescriptVersion: "~5.9.0", respectSchemaVersion: true },
+    python: {
+      packageName: `${OUR_NAME.replace(/-/g, "_")}_${plugin}`,
+      readme: readme("Python"),
+      respectSchemaVersion: true,
+      pyproject: { enabled: true },
+    },
+    go: { importBasePath: `${REPOSITORY}/${PLUGIN_SDKS}/go/${plugin}`, respectSchemaVersion: true },
     csharp: { rootNamespace: "PulumiSnapshotRunTask", respectSchemaVersion: true },
   };
 }
@@ -88,6 +105,7 @@ export function buildSchema(pkg: PackageDefinition, version: string, docs: DocCo
     description: pkg.description,
     keywords: ["pulumi", pkg.name, "category/utility", "kind/native"],
     license: "Apache-2.0",
+    repository: `https://${REPOSITORY}`,
     config: { variables },
     provider: {
       description: `The provider of the ${pkg.name} package: where and how to reach the service.`,
@@ -97,7 +115,7 @@ export function buildSchema(pkg: PackageDefinition, version: string, docs: DocCo
     types,
     resources: Object.fromEntries(pkg.resources.map((r) => [r.token, builder.resource(r)])),
     functions: Object.fromEntries(pkg.functions.map((f) => [f.token, builder.function(f)])),
-    language: languageSpecs(pkg.name),
+    language: languageSpecs(pkg.name, pkg.description),
   };
   return schema;
 }

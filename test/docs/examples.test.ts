@@ -7,7 +7,7 @@ const EXAMPLES = join(REPO, "examples");
 
 const USE_CASES = ["local-snapshots", "cloud-snapshots", "run-task-many-workspaces", "adopt-existing", "automation-api", "gitops"];
 /** Programs in other languages, served by the provider plugins; test/plugin/examples.test.ts checks them. */
-const OTHER_LANGUAGES = ["yaml-gitops", "yaml-explicit-providers", "python"];
+const OTHER_LANGUAGES = ["yaml-gitops", "yaml-explicit-providers", "python", "go"];
 
 /** The files `npm run typecheck` checks, as tsc reads tsconfig.json. */
 function typecheckedFiles(): string[] {

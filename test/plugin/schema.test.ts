@@ -59,7 +59,7 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     expect([nodejs.packageName, python.packageName, go.importBasePath, csharp.rootNamespace]).toEqual([
       `pulumi-snapshot-runtask-${name}`,
       `pulumi_snapshot_runtask_${name}`,
-      `pulumi-snapshot-runtask/sdk/go/${name}`,
+      `github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin-sdks/go/${name}`,
       "PulumiSnapshotRunTask",
     ]);
     // What the generators would choose without them: Pulumi's own packages.
@@ -67,6 +67,12 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     expect(python.packageName).not.toBe(`pulumi_${name}`);
     expect(go.importBasePath).not.toMatch(/^github\.com\/pulumi\//);
     expect(csharp.rootNamespace).not.toBe("Pulumi");
+  });
+
+  test("its version is the package's, which the plugins report and the SDKs take (respectSchemaVersion)", () => {
+    expect(schema.version).toBe(JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")).version);
+    for (const language of ["nodejs", "python", "go", "csharp"])
+      expect([language, schema.language[language].respectSchemaVersion]).toEqual([language, true]);
   });
 
   test("the secrets of the tables and the token are declared secret", () => {

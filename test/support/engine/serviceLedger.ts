@@ -1,6 +1,8 @@
 import type { Emulator } from "../../../emulator";
-import type { EngineStack } from "./engineStack";
-import { nameOf, packageResources, type StateResource } from "./stateFile";
+import { nameOf, packageResources, type StackState, type StateResource } from "./stateFile";
+
+/** A stack whose state the ledger reads: an EngineStack, or one stack of a LanguageProject. */
+type WithState = { state(): StackState };
 
 /** An object at the service, named as a state resource's id names it. */
 export interface ServiceObject {
@@ -35,7 +37,7 @@ export function claimOf(resource: StateResource): ServiceObject {
  * there (none lost). A resource pending replacement claims nothing; one marked for deletion (`delete`, a
  * create-first replacement's old half) claims its object too, as the engine will delete it.
  */
-export function ledger(emulator: Emulator, ...stacks: EngineStack[]): { stranded: string[]; lost: string[]; claimedTwice: string[] } {
+export function ledger(emulator: Emulator, ...stacks: WithState[]): { stranded: string[]; lost: string[]; claimedTwice: string[] } {
   const held = serviceObjects(emulator);
   const claims = stacks.flatMap((s) => packageResources(s.state()).filter((r) => !r.pendingReplacement)).map((r) => ({ r, claim: claimOf(r) }));
   const label = (o: ServiceObject) => `${o.kind} ${o.key}`;
@@ -50,6 +52,6 @@ export function ledger(emulator: Emulator, ...stacks: EngineStack[]): { stranded
 }
 
 /** Fails unless the service holds exactly the objects the states name, once each. */
-export function expectServiceMatchesState(emulator: Emulator, ...stacks: EngineStack[]): void {
+export function expectServiceMatchesState(emulator: Emulator, ...stacks: WithState[]): void {
   expect(ledger(emulator, ...stacks)).toEqual({ stranded: [], lost: [], claimedTwice: [] });
 }

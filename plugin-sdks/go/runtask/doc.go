@@ -1,0 +1,2 @@
+// Run tasks of an infrastructure-run orchestration service, and their association to workspaces.
+package runtask

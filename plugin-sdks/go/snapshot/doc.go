@@ -1,0 +1,2 @@
+// Named automated snapshot configurations of a clustered storage service, and their status.
+package snapshot
