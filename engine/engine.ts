@@ -1,5 +1,5 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
-import { ResourceInitFailed } from "./plugin/initFailure";
+import { ResourceInitFailed } from "../test/support/plugin/initFailure";
 import type { PluginLauncher, ProviderPlugin } from "./plugin/providerPlugin";
 import type { DiffAnswer, ResourceProviderClient } from "./plugin/resourceProviderClient";
 import { detailedChanges, plainChanges } from "./display";

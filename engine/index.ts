@@ -6,7 +6,7 @@ export { StackState, type ResourceState } from "./state";
 export { SECRET_SIG, SECRET_VALUE, secretOutputKeys, stripSecrets } from "./secrets";
 export { plainConfig, programConfigEnv, type StackConfig } from "./stackConfig";
 export { ProviderPlugin, type PluginLauncher } from "./plugin/providerPlugin";
-export { ProviderProcess, type LaunchSpec } from "./plugin/providerProcess";
+export { ProviderProcess, type LaunchSpec } from "../test/support/plugin/providerProcess";
 export { ResourceProviderClient, type DiffAnswer } from "./plugin/resourceProviderClient";
 export { dynamicProviderLaunch, dynamicProviderPlugin, type DynamicPluginOptions } from "./plugin/dynamicProviderPlugin";
 export {
@@ -22,8 +22,8 @@ export {
 export { installPackage } from "./project/installPackage";
 export { projectName } from "./project/pulumiYaml";
 export { PACKAGE_NAME, repositoryRoot } from "../demo/repository";
-export { NativeProviderClient, reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
-export { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
+export { NativeProviderClient, reveal, secret, secretKeys, type NativeDiff } from "../test/support/plugin/pluginClient";
+export { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "../test/support/plugin/pluginProcess";
 export {
   knownAtUp,
   NativeEngine,

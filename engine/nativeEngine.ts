@@ -1,10 +1,10 @@
 import { inDependencyOrder, inReverseDependencyOrder } from "./order";
 import type { Registration } from "./registration";
 import { UNKNOWN } from "./registration";
-import { reveal, secret, secretKeys, type NativeDiff } from "./plugin/nativeProviderClient";
-import { startNativeProviderPlugin, type NativeProviderPlugin } from "./plugin/nativeProviderPlugin";
+import { reveal, secret, secretKeys, type NativeDiff } from "../test/support/plugin/pluginClient";
+import { startNativeProviderPlugin, type NativeProviderPlugin } from "../test/support/plugin/pluginProcess";
 import { ignoringChanges } from "./ignoreChanges";
-import { ResourceInitFailed } from "./plugin/initFailure";
+import { ResourceInitFailed } from "../test/support/plugin/initFailure";
 import { detailedChanges, type PropertyChange, type Sides } from "./display";
 import { deletesFirst, TARGETED_REPLACE, withReplaceOnChanges, type DiffDecision } from "./replacement";
 

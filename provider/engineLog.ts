@@ -24,7 +24,8 @@ export function useEngineLog(address: string | undefined): void {
 /** The engine's address, where this process is a plugin the engine started: the one argument it gives every plugin. */
 export function engineAddressArgument(argv: readonly string[] = process.argv): string | undefined {
   const arg = argv[2];
-  return arg !== undefined && /^[\w.-]+:\d+$|^\[[\d:a-fA-F]+\]:\d+$/.test(arg) ? arg : undefined;
+  // Port 0 is no engine: a plugin started by hand or by a test.
+  return arg !== undefined && /^([\w.-]+|\[[\d:a-fA-F]+\]):[1-9]\d*$/.test(arg) ? arg : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { projectName } from "../project/pulumiYaml";
 import { ProviderPlugin, type PluginLauncher } from "./providerPlugin";
-import { ProviderProcess, type LaunchSpec } from "./providerProcess";
+import { ProviderProcess, type LaunchSpec } from "../../test/support/plugin/providerProcess";
 import { ResourceProviderClient } from "./resourceProviderClient";
 
 /** The engine's address, passed as the plugin's argument; the dynamic provider plugin never uses it. */

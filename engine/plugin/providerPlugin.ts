@@ -1,4 +1,4 @@
-import type { ProviderProcess } from "./providerProcess";
+import type { ProviderProcess } from "../../test/support/plugin/providerProcess";
 import type { ResourceProviderClient } from "./resourceProviderClient";
 
 /** A running provider plugin: its process, and a client of the ResourceProvider service it serves. */

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { UnaryGrpcClient, type Message, type MessageClass } from "./grpcUnary";
-import { readingInitFailure } from "./initFailure";
+import { UnaryGrpcClient, type Message, type MessageClass } from "../../test/support/plugin/grpcUnary";
+import { readingInitFailure } from "../../test/support/plugin/initFailure";
 
 type Props = Record<string, unknown>;
 

@@ -1,11 +1,13 @@
-import { createConsumerProject, secret, startNativeProviderPlugin, UNKNOWN, type ConsumerProject, type NativeProviderPlugin } from "../../engine";
+import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { secret, UNKNOWN } from "../support/plugin/pluginClient";
+import { startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 
 /** The provider plugins judge their settings as the calls will read them: the configuration, then the environment. */
 let project: ConsumerProject;
 const plugins: NativeProviderPlugin[] = [];
 
 beforeAll(() => {
-  project = createConsumerProject({ project: "plugin-configure" });
+  project = createConsumerProject({ name: "plugin-configure" });
 });
 afterAll(async () => {
   for (const p of plugins) await p.stop();

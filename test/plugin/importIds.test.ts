@@ -1,5 +1,7 @@
 import { startEmulator, DEFAULT_RUNTASK_TOKEN, type Emulator } from "../../emulator";
-import { createConsumerProject, secret, startNativeProviderPlugin, type ConsumerProject, type NativeProviderPlugin } from "../../engine";
+import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { secret } from "../support/plugin/pluginClient";
+import { startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 
 /**
  * `pulumi import` with the ids users already have (those of the Terraform tfe provider among them), through the
@@ -11,7 +13,7 @@ let emulator: Emulator;
 let plugin: NativeProviderPlugin;
 
 beforeAll(async () => {
-  project = createConsumerProject({ project: "import-ids" });
+  project = createConsumerProject({ name: "import-ids" });
   emulator = await startEmulator({ runTask: { organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }] } });
   plugin = await startNativeProviderPlugin(project.dir, "runtask", { RUNTASK_TOKEN: undefined, RUNTASK_ORGANIZATION: undefined });
   await plugin.client.configure({ address: emulator.url, token: secret(DEFAULT_RUNTASK_TOKEN) });

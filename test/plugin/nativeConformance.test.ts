@@ -2,17 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { schemaText } from "../../plugin/schema/load";
 import { startEmulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, type Emulator } from "../../emulator";
-import {
-  createConsumerProject,
-  nativeProviderLaunch,
-  reveal,
-  secret,
-  secretKeys,
-  startNativeProviderPlugin,
-  UNKNOWN,
-  type ConsumerProject,
-  type NativeProviderPlugin,
-} from "../../engine";
+import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { reveal, secret, secretKeys, UNKNOWN } from "../support/plugin/pluginClient";
+import { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 
 /**
  * The provider plugins driven over gRPC as the engine drives them, from a consumer project where the packed
@@ -39,7 +31,7 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
   const errors: string[] = [];
 
   beforeAll(async () => {
-    project = createConsumerProject({ project: "native-conformance" });
+    project = createConsumerProject({ name: "native-conformance" });
     emulator = await startEmulator({
       runTask: { shapes, tokens: { [CANARIES.runTaskToken]: { owner: true }, [DEFAULT_RUNTASK_TOKEN]: { organizations: [] } } },
       snapshot: { tokens: { [CANARIES.snapshotToken]: { sudo: true }, [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false },

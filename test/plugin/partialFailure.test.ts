@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from "../../emulator";
 import { createConsumerProject, NativeEngine, type ConsumerProject, type NativeResource } from "../../engine";
-import { ResourceInitFailed } from "../../engine/plugin/initFailure";
+import { ResourceInitFailed } from "../support/plugin/initFailure";
 import { Switchboard } from "../support/switchboard";
 
 /**

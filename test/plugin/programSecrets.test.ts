@@ -1,5 +1,7 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { createConsumerProject, secret, startNativeProviderPlugin, type ConsumerProject, type NativeProviderPlugin } from "../../engine";
+import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { secret } from "../support/plugin/pluginClient";
+import { startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -22,7 +24,7 @@ const answered: string[] = [];
 const sent: string[] = [];
 
 beforeAll(async () => {
-  project = createConsumerProject({ project: "program-secrets" });
+  project = createConsumerProject({ name: "program-secrets" });
   emulator = await startEmulator({ snapshot: { takeSnapshots: false }, interceptors: [calls.interceptor] });
   plugin = await startNativeProviderPlugin(project.dir, "runtask");
   await plugin.client.configure({ address: emulator.url, token: secret("emulator-runtask-token"), organization: "emulator-org", maxRetries: "0" });

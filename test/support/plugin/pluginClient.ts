@@ -1,3 +1,4 @@
+// A client of the ResourceProvider protocol that drives one provider plugin call by call, for the protocol's tests.
 import { join } from "node:path";
 import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
@@ -24,6 +25,9 @@ const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A value marked secret, as the engine sends it to a provider that accepts secrets. */
+/** The value the engine sends for one not known yet (in a preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
 export function secret(value: unknown): Props {
   return { [SECRET_SIG]: SECRET_VALUE, value };
 }

@@ -1,3 +1,4 @@
+// A gRPC client of unary calls over one HTTP/2 connection, without a client library: how the tests call a plugin.
 import { connect, constants, type ClientHttp2Session } from "node:http2";
 
 /** A protobuf message as google-protobuf generates it, and its class. */

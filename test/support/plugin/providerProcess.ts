@@ -1,3 +1,4 @@
+// A provider plugin process started as the engine starts one: its port read from its first line of stdout.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { cpuMs, peakRssKb } from "./processStats";

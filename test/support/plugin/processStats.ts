@@ -1,3 +1,4 @@
+// A process's CPU time and peak memory, read from /proc.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 

@@ -1,3 +1,4 @@
+// The engine's partial-failure answer (`ErrorResourceInitFailed`) read from a failed call's gRPC details.
 import { join } from "node:path";
 import type * as anyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";

@@ -1,7 +1,8 @@
+// One of the package's provider plugins started from a consumer project as the engine starts it, with its client.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { PACKAGE_NAME } from "../../demo/repository";
-import { NativeProviderClient } from "./nativeProviderClient";
+import { PACKAGE_NAME } from "../../../demo/repository";
+import { NativeProviderClient } from "./pluginClient";
 import { ProviderProcess, type LaunchSpec } from "./providerProcess";
 
 /** The engine's address, passed as the plugin's last argument; these plugins do not call the engine. */
