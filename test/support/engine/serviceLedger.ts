@@ -20,15 +20,23 @@ export function serviceObjects(emulator: Emulator): ServiceObject[] {
   ];
 }
 
-/** The object a state resource claims: its kind, and its id's last part (`<ws>/<wstask-id>` claims the `wstask-`). */
-export function claimOf(resource: StateResource): ServiceObject {
+/**
+ * The object a state resource claims: its kind, and the service's id of it. An association's id names it as
+ * `<ws>/<wstask-id>`, or, where a create could not learn its id, by its task, `<ws>/<task-id>`: the association of
+ * that task in that workspace.
+ */
+export function claimOf(resource: StateResource, emulator: Emulator): ServiceObject {
   const kind = /SnapshotAutoConfig$/.test(resource.type)
     ? "SnapshotAutoConfig"
     : /WorkspaceRunTask$/.test(resource.type)
       ? "WorkspaceRunTask"
       : "RunTask";
   const id = resource.id ?? "";
-  return { kind, key: kind === "WorkspaceRunTask" ? id.slice(id.lastIndexOf("/") + 1) : id };
+  if (kind !== "WorkspaceRunTask") return { kind, key: id };
+  const [workspaceId, key] = id.includes("/") ? id.split("/") : ["", id];
+  if (!key.startsWith("task-")) return { kind, key };
+  const byTask = emulator.runTask.workspaceTasks({ workspaceId, taskId: key });
+  return { kind, key: byTask.length === 1 ? byTask[0].id : key };
 }
 
 /**
@@ -39,7 +47,9 @@ export function claimOf(resource: StateResource): ServiceObject {
  */
 export function ledger(emulator: Emulator, ...stacks: WithState[]): { stranded: string[]; lost: string[]; claimedTwice: string[] } {
   const held = serviceObjects(emulator);
-  const claims = stacks.flatMap((s) => packageResources(s.state()).filter((r) => !r.pendingReplacement)).map((r) => ({ r, claim: claimOf(r) }));
+  const claims = stacks
+    .flatMap((s) => packageResources(s.state()).filter((r) => !r.pendingReplacement))
+    .map((r) => ({ r, claim: claimOf(r, emulator) }));
   const label = (o: ServiceObject) => `${o.kind} ${o.key}`;
   const stranded = held.filter((o) => !claims.some((c) => c.claim.kind === o.kind && c.claim.key === o.key)).map(label);
   const lost = claims
