@@ -18,15 +18,22 @@ export function serviceObjects(emulator: Emulator): ServiceObject[] {
   ];
 }
 
-/** The object a state resource claims: its kind, and its id's last part (`<ws>/<wstask-id>` claims the `wstask-`). */
-export function claimOf(resource: StateResource): ServiceObject {
+/**
+ * The object a state resource claims: its kind, and its id's last part (`<ws>/<wstask-id>` claims the `wstask-`). An
+ * association recorded by its task (`<ws>/<task-id>`, after a create whose list could not give the id) claims, where
+ * `emulator` is given, the association of that task on that workspace.
+ */
+export function claimOf(resource: StateResource, emulator?: Emulator): ServiceObject {
   const kind = /SnapshotAutoConfig$/.test(resource.type)
     ? "SnapshotAutoConfig"
     : /WorkspaceRunTask$/.test(resource.type)
       ? "WorkspaceRunTask"
       : "RunTask";
   const id = resource.id ?? "";
-  return { kind, key: kind === "WorkspaceRunTask" ? id.slice(id.lastIndexOf("/") + 1) : id };
+  if (kind !== "WorkspaceRunTask") return { kind, key: id };
+  const [workspaceId, key] = [id.slice(0, id.lastIndexOf("/")), id.slice(id.lastIndexOf("/") + 1)];
+  const byTask = key.startsWith("task-") ? emulator?.runTask.workspaceTasks({ workspaceId, taskId: key }) : undefined;
+  return { kind, key: byTask?.length === 1 ? byTask[0].id : key };
 }
 
 /**
@@ -37,7 +44,9 @@ export function claimOf(resource: StateResource): ServiceObject {
  */
 export function ledger(emulator: Emulator, ...stacks: EngineStack[]): { stranded: string[]; lost: string[]; claimedTwice: string[] } {
   const held = serviceObjects(emulator);
-  const claims = stacks.flatMap((s) => packageResources(s.state()).filter((r) => !r.pendingReplacement)).map((r) => ({ r, claim: claimOf(r) }));
+  const claims = stacks
+    .flatMap((s) => packageResources(s.state()).filter((r) => !r.pendingReplacement))
+    .map((r) => ({ r, claim: claimOf(r, emulator) }));
   const label = (o: ServiceObject) => `${o.kind} ${o.key}`;
   const stranded = held.filter((o) => !claims.some((c) => c.claim.kind === o.kind && c.claim.key === o.key)).map(label);
   const lost = claims
