@@ -383,13 +383,12 @@ describe("customTimeouts", () => {
   });
 });
 
-test("explicit providers: settings unknown in the preview show creates and send nothing; at up each provider is configured with its own address, organization and token", async () => {
-  // The stack config holds no snapshot token: the snapshot resources are served by their explicit providers.
+test("explicit providers: settings unknown in the preview show creates and send nothing; at up each provider is configured with its own address, organization and token; every token is encrypted in the state file", async () => {
+  // The stack config holds the default run task provider's token in plain text, and no snapshot token.
   const stack = EngineStack.yaml({
     project,
     projectName: "explicit",
     config: { "runtask:address": emulator.url, "runtask:token": TOKEN, "runtask:organization": "acme" },
-    secretKeys: ["runtask:token"],
   });
   stack.yamlProgram(`resources:
   # A task of the default provider, whose id is known only once it is made: the addresses below that select the
@@ -468,6 +467,13 @@ test("explicit providers: settings unknown in the preview show creates and send 
   ).toEqual(["acme/in-acme", "acme/seed", "beta/in-beta"]);
   expect([...emulator.snapshot.configs.keys()]).toEqual(["computed-config"]);
   expectServiceMatchesState(emulator, stack);
+  // The engine records each provider's settings; the plugins mark the token secret, the stack config's plain one too.
+  const state = stack.state();
+  const tokens = state.resources
+    .filter((r) => typeOf(r.urn).startsWith("pulumi:providers:"))
+    .map((r) => [nameOf(r.urn), isEncryptedSecret(r.inputs?.token)]);
+  expect(Object.fromEntries(tokens)).toEqual({ default: true, acme: true, beta: true, vault: true });
+  for (const token of [TOKEN, ACME_ONLY, BETA_ONLY, SNAPSHOT_TOKEN]) expect(state.text).not.toContain(token);
 
   const [writes, again] = await writesDuring(() => stack.preview());
   expect([writes, ops(again)]).toEqual([0, { seed: "same", "in-acme": "same", "in-beta": "same", "computed-config": "same" }]);
