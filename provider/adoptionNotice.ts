@@ -15,8 +15,8 @@ export interface Adoptable {
 /**
  * During a preview, `adopt: true` would otherwise show only as a create. When the arguments are known, the check
  * reads the object the adopt will take over (reads only: a preview changes nothing) and says what the create will
- * change on it, field by field, secrets unshown (and any value the engine sent marked secret redacted). Said on the
- * plugin's standard error, which the engine shows.
+ * change on it, field by field, secrets unshown (and any value the engine sent marked secret redacted). Said through
+ * the engine's Log service (engineLog.ts), which the CLI shows with the preview.
  */
 export async function noticeAdoption(
   table: ResourceTable,
