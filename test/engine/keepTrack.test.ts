@@ -116,15 +116,6 @@ test("tokens that may not act, on a service whose task answers leave out what th
   const stack = stackOf("tokens");
   stack.program({ resources: attached() });
   expect((await stack.up()).error).toBeUndefined();
-  const before = recorded(stack, "attach");
-  expectServiceMatchesState(emulator, stack);
-
-  await setConfig(stack, "runtask:token", LIST_NOT_DISSOCIATE, true);
-  const dissociate = await stack.destroy({ runProgram: true });
-  expect(dissociate.ok).toBe(false);
-  expect(dissociate.output).toMatch(/the token may list the workspace's run tasks but not delete this association.*Manage Workspace Run Tasks/);
-  expect(names(stack)).toEqual(["attach", "scanner"]);
-  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
   expectServiceMatchesState(emulator, stack);
 
   // A token that may not see the workspace: its list answers 404, and the task's answers leave the association out.
@@ -134,6 +125,9 @@ test("tokens that may not act, on a service whose task answers leave out what th
     "Use a token that may see the workspace",
     "forget it with `pulumi state delete <URN>`",
   ];
+  // Without the program, the engine serves a refresh with the settings the default provider recorded at the last up.
+  expect((await stack.refresh()).error).toBeUndefined();
+  const before = recorded(stack, "attach");
   const refreshed = await stack.refresh({ runProgram: true });
   expect(refreshed.ok).toBe(false);
   for (const words of bothWaysOut) expect(refreshed.output).toContain(words);
@@ -141,6 +135,14 @@ test("tokens that may not act, on a service whose task answers leave out what th
   const unseen = await stack.destroy({ runProgram: true });
   expect(unseen.ok).toBe(false);
   for (const words of bothWaysOut) expect(unseen.output).toContain(words);
+  expect(names(stack)).toEqual(["attach", "scanner"]);
+  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
+  expectServiceMatchesState(emulator, stack);
+
+  await setConfig(stack, "runtask:token", LIST_NOT_DISSOCIATE, true);
+  const dissociate = await stack.destroy({ runProgram: true });
+  expect(dissociate.ok).toBe(false);
+  expect(dissociate.output).toMatch(/the token may list the workspace's run tasks but not delete this association.*Manage Workspace Run Tasks/);
   expect(names(stack)).toEqual(["attach", "scanner"]);
   expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
   expectServiceMatchesState(emulator, stack);
