@@ -166,10 +166,18 @@ export class ProviderServer {
     return keys;
   }
 
+  /**
+   * The settings as the engine records them for the provider, the schema's secret ones (the token) marked secret: a
+   * default provider's come from the stack config as it holds them, in plain text unless set with `--secret`.
+   */
   private checkConfig(req: providerPb.CheckRequest) {
     const { plain: news, secretValues } = plain(req.getNews());
     const failures = checkConfig(this.pkg.service, news);
-    return new pb.CheckResponse().setInputs(req.getNews()).setFailuresList(checkFailures(failures, secretValues));
+    const raw = (req.getNews()?.toJavaScript() ?? {}) as Props;
+    const secret = Object.entries(this.pkg.service.settings)
+      .filter(([name, spec]) => spec.secret && !isUnknown(raw[name]))
+      .map(([name]) => name);
+    return new pb.CheckResponse().setInputs(struct(wrapSecrets(raw, secret))).setFailuresList(checkFailures(failures, secretValues));
   }
 
   /** A change of settings changes no resource: the provider is configured anew, nothing is replaced. */

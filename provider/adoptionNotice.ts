@@ -18,8 +18,8 @@ export interface Adoptable {
  * reads the object the adopt will take over (reads only: a preview changes nothing) and says what the create will
  * change on it, field by field. No secret is shown, old or new: not the table's secrets, not a property the program
  * marks secret (the provider plugins say which), and, where nobody says which (the dynamic provider), no free text;
- * any value the engine sent marked secret is redacted besides. Told through the engine, which shows it with the
- * resource.
+ * any value the engine sent marked secret is redacted besides. Said through the engine's
+ * Log service (engineLog.ts), which the CLI shows with the preview.
  */
 export async function noticeAdoption(
   table: ResourceTable,

@@ -6,7 +6,8 @@ import { resourceOfCall, secretsOfCall } from "./context";
 /**
  * What the provider tells the user while it works (what an adopt will change, a delete left undone, a deprecated
  * argument), through the engine's Log service, which the CLI shows with the resource, as warnings or as info. A
- * plugin's standard error reaches the engine as debug output only, shown with `-v` and `--debug` alone.
+ * provider plugin's standard error reaches the engine as debug output only, shown with `-v` and `--debug` alone; the
+ * dynamic provider plugin's is shown, but under the stack, without the resource (pkg plugin.go, `isDynamicPluginBinary`).
  *
  * The engine starts every plugin of a command with its own address as the plugin's one argument (the provider
  * plugins, and the dynamic provider plugin's process, which loads this module); where a process has none (a test

@@ -324,6 +324,9 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       const byId = await invoke(plugin, "runtask:index:getRunTask", { id: state.task.id });
       expect(byId).toMatchObject({ id: state.task.id, name: "scanner" });
       expect(await plugin.client.invoke("runtask:index:getRunTask", { name: "scanner" })).toEqual(byId);
+      // A secret argument makes the whole result secret, for a caller that sends it marked (the SDKs send it plain).
+      const bySecretName = await plugin.client.invoke("runtask:index:getRunTask", { name: secret("scanner") });
+      expect([bySecretName.name, bySecretName.id]).toEqual([secret("scanner"), secret(state.task.id)]);
       expect(
         ((await invoke(plugin, "runtask:index:listRunTasks", { include: ["workspace_tasks"] })).tasks as Props[]).map((t) => t.name).sort(),
       ).toEqual(["legacy-scan", "scanner"]);

@@ -42,6 +42,11 @@ export type CommandOptions = Record<string, unknown>;
 export interface RunningCommand {
   /** Kills the `pulumi` CLI with SIGKILL (the process, not its plugins), then, after `orphansAfterMs`, the plugins. */
   killCli(orphansAfterMs?: number): Promise<void>;
+  /**
+   * Sends SIGINT to the `pulumi` CLI alone, as Ctrl-C in a terminal does: the CLI starts each plugin in a process
+   * group of its own, so the signal reaches the plugins only as the engine passes it on (Cancel).
+   */
+  interruptCli(): Promise<void>;
   done: Promise<EngineRun>;
 }
 
@@ -230,7 +235,7 @@ export class EngineStack {
         resolve({ changes: {}, ...result, output: at >= 0 ? output.slice(0, at) : output });
       });
     });
-    return { done, killCli: (after) => killCliOf(child.pid!, after) };
+    return { done, killCli: (after) => killCliOf(child.pid!, after), interruptCli: () => interruptCliOf(child.pid!) };
   }
 
   private startYaml(op: string, options: CommandOptions): RunningCommand {
@@ -258,6 +263,10 @@ export class EngineStack {
       killCli: async (after) => {
         await until(() => child?.pid !== undefined);
         await killCliOf(child!.pid!, after, true);
+      },
+      interruptCli: async () => {
+        await until(() => child?.pid !== undefined);
+        await interruptCliOf(child!.pid!, true);
       },
     };
   }
@@ -385,6 +394,13 @@ async function killCliOf(root: number, orphansAfterMs = 0, rootIsCli = false): P
   } catch {
     // the group is gone already
   }
+}
+
+/** SIGINT to the `pulumi` process under `root` (or `root` itself). */
+async function interruptCliOf(root: number, rootIsCli = false): Promise<void> {
+  let cli: number | undefined = rootIsCli ? root : undefined;
+  await until(() => (cli ??= descendants(root).find((pid) => commandOf(pid) === "pulumi")) !== undefined);
+  process.kill(cli!, "SIGINT");
 }
 
 async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
