@@ -39,8 +39,8 @@ function identityOf(s: RunTaskState): string {
   return `${s.organization}/${s.name}`;
 }
 
-function taskExists(s: RunTaskState): SnapshotRunTaskError {
-  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`);
+function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskError {
+  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`, found.id);
 }
 
 /**
@@ -76,7 +76,7 @@ function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): P
     post: () => api.createTask(s.organization, body, secretsOf(write)),
     find: () => findByName(api, s.organization, s.name),
     matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
-    exists: () => taskExists(s),
+    exists: (found) => taskExists(s, found),
   });
 }
 

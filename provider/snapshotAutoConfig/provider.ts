@@ -69,7 +69,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw alreadyExists(`snapshot configuration "${state.name}"`);
+      throw alreadyExists(`snapshot configuration "${state.name}"`, state.name);
     }
     const writing = { api, state, secrets, inputs };
     try {

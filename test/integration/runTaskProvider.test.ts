@@ -80,7 +80,7 @@ describe("RunTask provider against the emulator", () => {
       global: { enabled: false, stages: [], enforcementLevel: null },
     });
     await expect(tasks.create(await checkedTask(scanner))).rejects.toThrow(
-      'run task "scanner" of organization "emulator-org" already exists; a create never overwrites it',
+      /^run task "scanner" of organization "emulator-org" already exists \(task-\w+\); a create never overwrites it/,
     );
     // The check of an adopt reads the task to say what the create will change; the create's own requests follow.
     const adopting = await checkedTask({ ...scanner, adopt: true });
@@ -231,7 +231,7 @@ describe("WorkspaceRunTask provider against the emulator", () => {
     const taskId = await newTask();
     const first = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory" }));
     await expect(wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory" }))).rejects.toThrow(
-      `the association of run task ${taskId} with workspace ${ws()} already exists; a create never overwrites it`,
+      `the association of run task ${taskId} with workspace ${ws()} already exists (${ws()}/${first.id}); a create never overwrites it`,
     );
     const adopted = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory", adopt: true }));
     expect(adopted.id).toBe(first.id);

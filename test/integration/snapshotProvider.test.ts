@@ -68,7 +68,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringMatching(
-        /^snapshot configuration "daily" already exists; a create never overwrites it\. .*`aliases`.*`deleteBeforeReplace: true`.*`adopt: true`, or `pulumi import`/,
+        /^snapshot configuration "daily" already exists \(daily\); a create never overwrites it\. .*`aliases`.*`deleteBeforeReplace: true`.*`pulumi refresh --clear-pending-creates`.*`adopt: true`, or `pulumi import`/,
       ),
     });
     expect(emulator.snapshot.configs.get("daily")?.config.retain).toBe(1);

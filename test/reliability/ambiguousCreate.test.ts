@@ -65,7 +65,7 @@ describe("RunTask create whose answer is lost", () => {
     const theirs = emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://theirs.example" });
     planned = ["drop"];
     await expect(tasks.create(await checked(args))).rejects.toThrow(
-      'run task "scanner" of organization "emulator-org" already exists; a create never overwrites it',
+      `run task "scanner" of organization "emulator-org" already exists (${theirs.id}); a create never overwrites it`,
     );
     expect(emulator.runTask.tasks().map((t) => [t.id, t.url])).toEqual([[theirs.id, "https://theirs.example"]]);
   });
@@ -103,7 +103,7 @@ describe("WorkspaceRunTask create whose answer is lost", () => {
     planned = ["drop"];
     const inputs = (await wsTasks.check({}, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })).inputs as Props;
     await expect(wsTasks.create(inputs)).rejects.toThrow(
-      `the association of run task ${task.id} with workspace ${workspaceId} already exists; a create never overwrites it`,
+      `the association of run task ${task.id} with workspace ${workspaceId} already exists (${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}); a create never overwrites it`,
     );
     expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
   });

@@ -12,7 +12,7 @@ export interface CheckedCreate<T> {
   /** Whether a found object is what this create would have made. */
   matches(found: T): boolean;
   /** The error, with advice, for an object that exists already. */
-  exists(): SnapshotRunTaskError;
+  exists(found: T): SnapshotRunTaskError;
 }
 
 /**
@@ -38,7 +38,7 @@ export async function createRefusalChecked<T>(http: RunTaskHttp, create: Checked
     } catch (lookupFailure) {
       throw withLookupFailure(err, lookupFailure);
     }
-    if (found !== undefined) throw create.exists();
+    if (found !== undefined) throw create.exists(found);
     throw err;
   }
 }
