@@ -1,29 +1,29 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_RUNTASK_TOKEN } from "../../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
-import {
-  createConsumerProject,
-  dynamicProviderPlugin,
-  Engine,
-  plainConfig,
-  type ConsumerProject,
-  type StackConfig,
-  type StackOutputs,
-  type StackState,
-} from "../../engine";
+import type { ConsumerProject } from "../../demo/consumerProject";
 import { REPO } from "../support/demoCommand";
+import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
+import { expectServiceMatchesState } from "../support/engine/serviceLedger";
+import { isEncryptedSecret, nameOf, type StackState, type StateResource } from "../support/engine/stateFile";
 import { stageExample } from "../support/exampleProject";
 
 /**
- * Every example's program provisions, not only type-checks: each runs in a consumer project with the packed
- * package installed, its stack config set from the emulator as its README sets it, through the engine driver
- * and the real provider plugin: preview, up, a second up that changes nothing, destroy. The automation-api
- * example is driven through its Pulumi.yaml program (program.ts, the same description); its index.ts drives the
- * Pulumi CLI through the Automation API, which test/automation/provision.e2e.test.ts runs where a CLI is on PATH.
+ * Every example's program provisions, not only type-checks: each runs through the Pulumi engine, inline (its
+ * TypeScript transpiled as the Node.js language host would), in a consumer project with the packed package
+ * installed, its stack config set from the emulator as its README sets it: preview, up, a second up that changes
+ * nothing, destroy. The automation-api example is run through its program (program.ts, the same description);
+ * its index.ts drives the CLI through the Automation API, which test/automation/example.test.ts runs.
  */
+
+/** A stack's config, each value with whether it is a secret. */
+type StackConfig = Record<string, { value: string; secret?: boolean }>;
+type StackOutputs = Record<string, { value: unknown; secret: boolean }>;
+
+jest.setTimeout(300_000);
 
 const ORG = "acme";
 /** The workspaces of examples/automation-api/workspaces.json, seeded so that its program runs unchanged. */
@@ -105,7 +105,8 @@ const EXAMPLES: Example[] = [
       });
       expect(outputs.configurations).toEqual({ value: ["offsite-s3", "offsite-gcs"], secret: false });
       expect(outputs.s3AccessKeyId).toEqual({ value: "canary-example-access-key-id", secret: true });
-      expect(state.get("offsite-s3")?.secretOutputs).toEqual(["cloudAAccessKeyId", "cloudASecretAccessKey"]);
+      const s3 = resourceNamed(state, "offsite-s3").outputs!;
+      expect([isEncryptedSecret(s3.cloudAAccessKeyId), isEncryptedSecret(s3.cloudASecretAccessKey)]).toEqual([true, true]);
     },
     afterDestroy: nothingLeft,
   },
@@ -123,7 +124,8 @@ const EXAMPLES: Example[] = [
       const [task] = tasksNamed(e, "cost-check");
       expect(task).toMatchObject({ organization: ORG, url: "https://cost.example.com/run-task", hmacKey: HMAC });
       const attached = [...e.runTask.store.workspaceTasks.values()];
-      expect(attached.map((a) => [a.workspaceId, a.taskId, a.enforcementLevel, a.stages])).toEqual([
+      // The engine creates them in parallel: in no set order.
+      expect(attached.map((a) => [a.workspaceId, a.taskId, a.enforcementLevel, a.stages]).sort()).toEqual([
         [WS1, task.id, "mandatory", ["post_plan"]],
         [WS2, task.id, "mandatory", ["post_plan"]],
       ]);
@@ -163,11 +165,11 @@ const EXAMPLES: Example[] = [
       const [task] = tasksNamed(e, "security-scan");
       expect(e.runTask.store.tasks.size).toBe(1);
       expect(task).toMatchObject({ url: "https://scanner.example.com/run-task", description: "Security scan of every plan" });
-      expect(state.get("security-scan")?.id).toBe(task.id);
+      expect(resourceNamed(state, "security-scan").id).toBe(task.id);
       const [association] = [...e.runTask.store.workspaceTasks.values()];
       expect(e.runTask.store.workspaceTasks.size).toBe(1);
       expect(association).toMatchObject({ workspaceId: WS1, taskId: task.id, enforcementLevel: "mandatory", stages: ["post_plan"] });
-      expect(state.get("security-scan-production")?.id).toBe(association.id);
+      expect(resourceNamed(state, "security-scan-production").id).toBe(association.id);
       expect(outputs.nightly).toEqual({ value: "nightly", secret: false });
       expect(outputs.allConfigurations).toEqual({ value: ["nightly"], secret: false });
       expect(outputs.allRunTasks).toEqual({ value: [`security-scan (${task.id})`], secret: false });
@@ -204,12 +206,12 @@ const EXAMPLES: Example[] = [
       expect(e.snapshot.configs.get("platform-daily")?.config).toMatchObject({ interval: 86400, retain: 14 });
       const [task] = tasksNamed(e, "policy-check");
       expect(task).toMatchObject({ organization: ORG, hmacKey: HMAC });
-      expect([...e.runTask.store.workspaceTasks.values()].map((a) => [a.workspaceId, a.enforcementLevel, a.stages])).toEqual([
+      expect([...e.runTask.store.workspaceTasks.values()].map((a) => [a.workspaceId, a.enforcementLevel, a.stages]).sort()).toEqual([
         [WS1, "mandatory", ["pre_plan", "post_plan"]],
         [WS2, "advisory", ["pre_plan", "post_plan"]],
       ]);
       expect(outputs.policyCheckTaskId).toEqual({ value: task.id, secret: false });
-      expect(state.get("policy-check")?.secretOutputs).toContain("hmacKey");
+      expect(isEncryptedSecret(resourceNamed(state, "policy-check").outputs?.hmacKey)).toBe(true);
     },
     afterDestroy: nothingLeft,
   },
@@ -237,72 +239,91 @@ const EXAMPLES: Example[] = [
   },
 ];
 
+const resourceNamed = (state: StackState, name: string): StateResource => state.resources.find((r) => nameOf(r.urn) === name)!;
+/** The project name an example's Pulumi.yaml gives: its config keys' namespace. */
+const projectNameOf = (name: string) => /^name:\s*(\S+)/m.exec(readFileSync(join(REPO, "examples", name, "Pulumi.yaml"), "utf8"))![1];
+const plain = (config: StackConfig) => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
+const secretKeys = (config: StackConfig) =>
+  Object.entries(config)
+    .filter(([, v]) => v.secret)
+    .map(([k]) => k);
+/** The steps of the example's own resources (not the stack's, not the providers'). */
+const ops = (run: EngineRun) => run.steps.filter((s) => !s.urn.includes("::pulumi:")).map((s) => s.op);
+
 let project: ConsumerProject;
 
 beforeAll(() => {
-  project = createConsumerProject();
+  project = engineProject();
 });
 
 afterAll(() => project?.remove());
 
 test("every example is covered", () => {
-  // Programs in other languages run on the provider plugins: test/plugin/examples.test.ts covers them.
+  // Programs in other languages run on the provider plugins: test/plugin/examples.test.ts and test/plugin-sdks/ cover them.
   const typeScriptExamples = readdirSync(join(REPO, "examples")).filter(
-    (name) => !["yaml-gitops", "yaml-explicit-providers", "python"].includes(name),
+    (name) => !["yaml-gitops", "yaml-explicit-providers", "python", "go"].includes(name),
   );
   expect(EXAMPLES.map((e) => e.name).sort()).toEqual(typeScriptExamples.sort());
 });
 
 describe.each(EXAMPLES)("examples/$name", (example) => {
   let emulator: Emulator;
-  let engine: Engine;
+  let stack: EngineStack;
   let scratch: string;
-  let run: (preview: boolean) => ReturnType<ConsumerProject["run"]>;
 
   beforeAll(async () => {
     const programDir = stageExample(project, example.name);
     emulator = await startEmulator({ snapshot: { takeSnapshots: false }, runTask: { organizations: [{ name: ORG, workspaces: WORKSPACES }] } });
     scratch = mkdtempSync(join(tmpdir(), "example-snapshots-"));
     const config = example.config(emulator, scratch);
-    const env = example.env?.(emulator) ?? {};
-    const stateFile = join(project.dir, programDir, "driver-state.json");
-    const main = (example.main ?? "index.ts").replace(/\.ts$/, ".js");
-    run = (preview) => project.run({ programDir, main, preview, config, env, stateFile });
-    engine = new Engine({ plugin: dynamicProviderPlugin(join(project.dir, programDir), { env }), stateFile, config: plainConfig(config) });
+    stack = EngineStack.inline({
+      project,
+      projectName: projectNameOf(example.name),
+      config: plain(config),
+      secretKeys: secretKeys(config),
+      env: example.env?.(emulator) ?? {},
+    });
+    stack.programModule(join(project.dir, programDir, (example.main ?? "index.ts").replace(/\.ts$/, ".js")));
     await example.seed?.(emulator);
   });
 
   afterAll(async () => {
+    stack?.remove();
     await emulator?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   test("preview plans a create of every resource and writes nothing", async () => {
     emulator.requests.reset();
-    const { registrations } = await run(true);
-    for (const r of registrations) expect(r.inputs.__provider).toContain('require("pulumi-snapshot-runtask/shim/');
-    const steps = await engine.preview(registrations);
-    expect(steps.map((s) => s.op)).toEqual(Array(example.resources).fill("create"));
+    const preview = await stack.preview();
+    expect(preview.error).toBeUndefined();
+    expect(ops(preview)).toEqual(Array(example.resources).fill("create"));
     expect(emulator.requests.writes()).toBe(0);
   });
 
   test("up provisions them at the services; the stack outputs are the real ones", async () => {
-    const steps = await engine.up((await run(true)).registrations);
-    expect(steps.map((s) => s.op)).toEqual(Array(example.resources).fill("create"));
-    example.afterUp(emulator, (await run(false)).outputs, engine.state());
+    const up = await stack.up();
+    expect(up.error).toBeUndefined();
+    expect(ops(up)).toEqual(Array(example.resources).fill("create"));
+    for (const r of stack.state().resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))) {
+      expect(r.outputs?.__provider).toContain('require("pulumi-snapshot-runtask/shim/');
+    }
+    example.afterUp(emulator, up.outputs!, stack.state());
   });
 
   test("a second up changes nothing and writes nothing", async () => {
     emulator.requests.reset();
-    const steps = await engine.up((await run(false)).registrations);
-    expect(steps.map((s) => s.op)).toEqual(Array(example.resources).fill("same"));
+    const up = await stack.up();
+    expect(ops(up)).toEqual(Array(example.resources).fill("same"));
     expect(emulator.requests.writes()).toBe(0);
+    if (example.name !== "adopt-existing") expectServiceMatchesState(emulator, stack);
   });
 
   test("destroy takes the stack down", async () => {
-    const steps = await engine.destroy();
-    expect(steps).toHaveLength(example.resources);
-    expect(engine.state().resources).toEqual([]);
+    const destroyed = await stack.destroy();
+    expect(destroyed.error).toBeUndefined();
+    expect(ops(destroyed)).toHaveLength(example.resources);
+    expect(stack.state().resources).toEqual([]);
     example.afterDestroy(emulator);
   });
 });
@@ -312,29 +333,33 @@ describe("examples/local-snapshots: the README's offline tour", () => {
     const programDir = stageExample(project, "local-snapshots");
     const emulator = await startEmulator();
     const scratch = mkdtempSync(join(tmpdir(), "example-tour-"));
+    const config: StackConfig = {
+      ...snapshotConfig(emulator),
+      "local-snapshots:directory": { value: scratch },
+      "local-snapshots:hourlyInterval": { value: "2s" },
+    };
+    const stack = EngineStack.inline({
+      project,
+      projectName: "local-snapshots",
+      stack: "tour",
+      config: plain(config),
+      secretKeys: secretKeys(config),
+    });
+    stack.programModule(join(project.dir, programDir, "index.js"));
     try {
-      const config: StackConfig = {
-        ...snapshotConfig(emulator),
-        "local-snapshots:directory": { value: scratch },
-        "local-snapshots:hourlyInterval": { value: "2s" },
-      };
-      const stateFile = join(project.dir, programDir, "tour-state.json");
-      const run = (preview: boolean) => project.run({ programDir, main: "index.js", preview, config, stateFile });
-      const engine = new Engine({ plugin: dynamicProviderPlugin(join(project.dir, programDir)), stateFile, config: plainConfig(config) });
-      await engine.up((await run(true)).registrations);
-
+      expect((await stack.up()).error).toBeUndefined();
       const hourlyFiles = () => readdirSync(scratch).filter((f) => /^hourly-\d+\.snap$/.test(f));
       for (const deadline = Date.now() + 20_000; hourlyFiles().length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200));
-      const [file] = hourlyFiles();
-      expect(file).toBeDefined();
+      expect(hourlyFiles()[0]).toBeDefined();
 
-      expect((await engine.up((await run(false)).registrations)).map((s) => s.op)).toEqual(["same", "same"]);
-      const { value } = (await run(false)).outputs.lastHourlySnapshot;
-      expect(value).toMatch(new RegExp(`^file://${scratch}/hourly-\\d+\\.snap$`));
-      await engine.destroy();
+      const again = await stack.up();
+      expect(ops(again)).toEqual(["same", "same"]);
+      expect(String(again.outputs?.lastHourlySnapshot.value)).toMatch(new RegExp(`^file://${scratch}/hourly-\\d+\\.snap$`));
+      expect((await stack.destroy()).error).toBeUndefined();
     } finally {
+      stack.remove();
       await emulator.close();
       rmSync(scratch, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -74,6 +74,7 @@ export class EngineStack {
   readonly home: string;
   readonly env: NodeJS.ProcessEnv;
   private spec: ProgramSpec = { resources: [] };
+  private programFile?: string;
   private configured = false;
   private removedConfig: string[] = [];
   private n = 0;
@@ -144,6 +145,13 @@ export class EngineStack {
   /** Sets the Node.js program's description for the commands that follow. */
   program(spec: ProgramSpec): this {
     this.spec = spec;
+    this.programFile = undefined;
+    return this;
+  }
+
+  /** Runs the Node.js program module `file` (JavaScript) for the commands that follow, as the language host runs it. */
+  programModule(file: string): this {
+    this.programFile = file;
     return this;
   }
 
@@ -207,7 +215,8 @@ export class EngineStack {
     const removeConfig = this.removedConfig;
     this.configured = true;
     this.removedConfig = [];
-    writeFileSync(file, JSON.stringify({ op, project: this.projectName, stack: this.stack, spec: this.spec, config, removeConfig, options }));
+    const program = this.programFile ? { programFile: this.programFile } : { spec: this.spec };
+    writeFileSync(file, JSON.stringify({ op, project: this.projectName, stack: this.stack, ...program, config, removeConfig, options }));
     return file;
   }
 

@@ -1,5 +1,5 @@
-// Runs one Automation API operation on a stack whose program is inline (specProgram.js), as a user's Node.js
-// program drives the engine: `node runInline.js <request.json>`, from a consumer project (its @pulumi/pulumi and the
+// Runs one Automation API operation on a stack whose program is inline (described as data, specProgram.js, or a
+// program module, as a user's TypeScript compiles to), as a user's Node.js program drives the engine: `node runInline.js <request.json>`, from a consumer project (its @pulumi/pulumi and the
 // installed package are the ones loaded). The CLI's output streams to stdout; the last line is `@@result ` and JSON:
 // { ok, changes, outputs, steps: [{ urn, op }], diagnostics: [...], error? }.
 "use strict";
@@ -12,9 +12,9 @@ async function main() {
   const request = JSON.parse(readFileSync(process.argv[2], "utf8"));
   const requireFromProject = createRequire(path.join(process.cwd(), "package.json"));
   const { LocalWorkspace } = requireFromProject("@pulumi/pulumi/automation");
-  const spec = request.spec ?? { resources: [] };
+  const program = request.programFile ? moduleProgram(request.programFile) : specProgram(request.spec ?? { resources: [] }, requireFromProject);
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: request.stack, projectName: request.project, program: specProgram(spec, requireFromProject) },
+    { stackName: request.stack, projectName: request.project, program },
     { workDir: process.cwd() },
   );
   if (request.removeConfig?.length) await stack.removeAllConfig(request.removeConfig);
@@ -51,6 +51,18 @@ async function main() {
     Object.assign(result, { ok: false, error: err instanceof Error ? err.message : String(err) });
   }
   process.stdout.write(`\n@@result ${JSON.stringify(result)}\n`);
+}
+
+/**
+ * A program module run as the Node.js language host runs one: its exports are the stack's outputs, or, where it
+ * exports a function (as `module.exports` or `default`), what that function returns.
+ */
+function moduleProgram(file) {
+  return async () => {
+    const exported = require(path.resolve(file));
+    const main = typeof exported === "function" ? exported : typeof exported.default === "function" ? exported.default : undefined;
+    return main ? await main() : exported;
+  };
 }
 
 main().catch((err) => {
