@@ -52,6 +52,16 @@ export function heldByAnotherResource(kind: ObjectKind, id: string, say: (messag
 }
 
 /**
+ * The other resources of this deployment that hold the object, by name where the engine named them (`""` where it
+ * did not, as under the dynamic provider plugin); empty when none does. A create that finds its object there was
+ * beaten to it by another resource of the stack, not by something made outside the program.
+ */
+export function otherHolders(kind: ObjectKind, id: string): string[] {
+  const self = resourceOfCall();
+  return [...(held.get(keyOf(kind, id)) ?? [])].filter((h) => h === "" || h !== self).map((h) => h.slice(h.lastIndexOf("::") + 2));
+}
+
+/**
  * Starts a new deployment in this process. The plugin processes the engine starts serve one deployment each and
  * never call it; a process that stands for several deployments in turn (a test of the provider core) does.
  */

@@ -33,8 +33,13 @@ function secretsOf(write: TaskWrite): string[] {
   return write.hmacKey ? [write.hmacKey] : [];
 }
 
-function taskExists(s: RunTaskState): SnapshotRunTaskError {
-  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`);
+function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskError {
+  return alreadyExists({
+    label: `run task "${s.name}" of organization "${s.organization}"`,
+    kind: "run task",
+    id: found.id,
+    identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
+  });
 }
 
 /**
@@ -70,7 +75,7 @@ function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): P
     post: () => api.createTask(s.organization, body, secretsOf(write)),
     find: () => findByName(api, s.organization, s.name),
     matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
-    exists: () => taskExists(s),
+    exists: (found) => taskExists(s, found),
   });
 }
 

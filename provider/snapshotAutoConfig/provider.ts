@@ -66,7 +66,12 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const secrets = secretValues(state);
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw alreadyExists(`snapshot configuration "${state.name}"`);
+      throw alreadyExists({
+        label: `snapshot configuration "${state.name}"`,
+        kind: "snapshot configuration",
+        id: state.name,
+        identity: "the same `name` (a configuration's name is the resource's name where `name` is not given)",
+      });
     }
     const writing = { api, state, secrets, inputs };
     try {

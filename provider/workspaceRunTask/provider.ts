@@ -21,8 +21,13 @@ function stateOf(props: Props): WorkspaceRunTaskState {
   return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
 }
 
-function alreadyAttached(s: WorkspaceRunTaskState): SnapshotRunTaskError {
-  return alreadyExists(`the association of run task ${s.taskId} with workspace ${s.workspaceId}`);
+function alreadyAttached(s: WorkspaceRunTaskState, found: WorkspaceTaskRecord): SnapshotRunTaskError {
+  return alreadyExists({
+    label: `the association of run task ${s.taskId} with workspace ${s.workspaceId}`,
+    kind: "association",
+    id: found.id,
+    identity: "the same task and workspace",
+  });
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -65,7 +70,7 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs
       { cause: failure },
     );
   };
-  return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: () => alreadyAttached(s) });
+  return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: (found) => alreadyAttached(s, found) });
 }
 
 /**
