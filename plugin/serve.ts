@@ -1,4 +1,5 @@
 import type { PackageDefinition } from "./definition";
+import { engineAddressOf } from "./engineLog";
 import { listen } from "./server";
 
 /** How long a shutdown waits for calls in flight before it cuts them off: well within the engine's 5 s. */
@@ -6,7 +7,7 @@ const SHUTDOWN_GRACE_MS = 2_000;
 
 /**
  * Runs a provider plugin as the engine starts it (`pulumi-resource-<name> [flags] <engine-address>`; neither is
- * needed): serves on a free loopback port and prints the port, alone, on the first line of stdout, which the
+ * needed, the address serves the warnings it logs): serves on a free loopback port and prints the port, alone, on the first line of stdout, which the
  * engine reads. Nothing else may go to stdout, so console output goes to stderr. The engine ends a plugin with
  * SIGINT (then kills it after 5 s): calls in flight finish, and the process exits 0.
  */
@@ -14,7 +15,7 @@ export async function serve(pkg: PackageDefinition): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   process.on("unhandledRejection", (err) => console.error(`${pkg.name}: ${err instanceof Error ? err.message : String(err)}`));
-  const { port, server } = await listen(pkg);
+  const { port, server } = await listen(pkg, engineAddressOf(process.argv.slice(2)));
   process.stdout.write(`${port}\n`);
   const stop = () => {
     const force = setTimeout(() => {

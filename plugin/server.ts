@@ -1,4 +1,5 @@
 import type * as grpcTypes from "@grpc/grpc-js";
+import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { JavaScriptValue, Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
 import { persistCompileCache } from "../provider/common/compileCache";
@@ -23,6 +24,7 @@ import { isUnknown } from "../provider/common/unknown";
 import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
+import { EngineLog } from "./engineLog";
 import { withIgnoredFromState } from "./ignoreChanges";
 import { schemaText } from "./schema/load";
 import { secretStrings, unwrapSecrets, wrapSecrets } from "./secrets";
@@ -95,7 +97,10 @@ export class ProviderServer {
    */
   private readonly namesKept = new Map<string, string>();
 
-  constructor(private readonly pkg: PackageDefinition) {
+  constructor(
+    private readonly pkg: PackageDefinition,
+    private readonly log: EngineLog = new EngineLog(),
+  ) {
     this.resources = new Map(
       pkg.resources.map((r) => [
         r.token,
@@ -140,9 +145,10 @@ export class ProviderServer {
         return new Empty();
       }),
       // PULUMI_DEBUG_PROVIDERS: the engine attaches to a plugin a user started (under a debugger) rather than
-      // starting one; it then tells the plugin its own address, which these calls do not need. Such a plugin serves
-      // one deployment after another: each attach starts a new one.
-      attach: unary(() => {
+      // starting one; it then tells the plugin its own address, where warnings go. Such a plugin serves one
+      // deployment after another: each attach starts a new one.
+      attach: unary((req: pluginPb.PluginAttach) => {
+        this.log.attach(req.getAddress());
         startDeployment();
         return new Empty();
       }),
@@ -209,6 +215,7 @@ export class ProviderServer {
     const replacing = Object.keys(olds.plain).length === 0 ? this.namesKept.get(urn) : undefined;
     const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
     const result = await keepingSecret(secrets, () => def.provider().check(olds.plain, news, context));
+    for (const warning of result.warnings ?? []) await this.log.warn(warning, urn);
     const name = def.namedBy && result.inputs[def.namedBy];
     if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));
@@ -341,9 +348,9 @@ function checkFailures(failures: { property: string; reason: string }[], secrets
 }
 
 /** Starts the service on a free loopback port; resolves with the port. */
-export async function listen(pkg: PackageDefinition): Promise<{ port: number; server: grpcTypes.Server }> {
+export async function listen(pkg: PackageDefinition, engineAddress?: string): Promise<{ port: number; server: grpcTypes.Server }> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
-  server.addService(ResourceProviderService, new ProviderServer(pkg).handlers());
+  server.addService(ResourceProviderService, new ProviderServer(pkg, new EngineLog(engineAddress)).handlers());
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
   );
