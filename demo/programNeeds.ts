@@ -17,7 +17,10 @@ export interface ImportedTask {
 export interface ProgramNeeds {
   /** The organizations the program and its stack config name, `runtask:organization` first. */
   organizations: string[];
-  /** Every `ws-...` id the program's files or its stack config name, with the organization it belongs to. */
+  /**
+   * Every `ws-...` id the program's files (Pulumi.yaml among them) or its stack config name, with the organization it
+   * belongs to (empty for the first the emulator holds).
+   */
   workspaces: Map<string, string>;
   /** Run tasks the program imports (the `import` resource option): they exist before its first `up`. */
   imports: ImportedTask[];
@@ -62,9 +65,10 @@ export function programNeeds(program: UserProgram, config: ConfigMap): ProgramNe
     const id = constant(asObject(r.properties).workspaceId);
     const provider = /^\$\{([\w-]+)\}$/.exec(String(asObject(r.options).provider ?? ""))?.[1];
     const organization = (provider && providers.get(provider)) || first;
-    if (id?.startsWith("ws-") && organization) workspaces.set(id, organization);
+    if (id?.startsWith("ws-")) workspaces.set(id, organization ?? "");
   }
-  const texts = [...Object.values(config).map((c) => c.value), ...programFiles(program.dir).map((f) => readFileSync(join(program.dir, f), "utf8"))];
+  const files = ["Pulumi.yaml", ...programFiles(program.dir)];
+  const texts = [...Object.values(config).map((c) => c.value), ...files.map((f) => readFileSync(join(program.dir, f), "utf8"))];
   for (const text of texts) for (const [id] of text.matchAll(/\bws-[A-Za-z0-9]{4,}\b/g)) if (!workspaces.has(id)) workspaces.set(id, first ?? "");
   return { organizations: [...new Set(organizations)], workspaces, imports };
 }
