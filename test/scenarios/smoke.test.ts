@@ -20,11 +20,20 @@ afterAll(async () => {
 });
 
 test("dynamic", async () => {
-  const stack = EngineStack.inline({ project, projectName: "smoke", config: emulatorStackConfig(emulator), secretKeys: ["runtask:token", "snapshot:token"] });
+  const stack = EngineStack.inline({
+    project,
+    projectName: "smoke",
+    config: emulatorStackConfig(emulator),
+    secretKeys: ["runtask:token", "snapshot:token"],
+  });
   stack.program({
     resources: [
       { type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/a", hmacKey: "k" }, secretArgs: ["hmacKey"] },
-      { type: "WorkspaceRunTask", name: "on-app", args: { workspaceId: emulator.runTask.workspace("app").id, taskId: { $ref: "scanner" }, enforcementLevel: "advisory" } },
+      {
+        type: "WorkspaceRunTask",
+        name: "on-app",
+        args: { workspaceId: emulator.runTask.workspace("app").id, taskId: { $ref: "scanner" }, enforcementLevel: "advisory" },
+      },
       { type: "SnapshotAutoConfig", name: "nightly", args: { interval: "24h", storageType: "local", pathPrefix: "/tmp/x", localMaxSpace: 1000 } },
     ],
   });
@@ -42,7 +51,12 @@ test("dynamic", async () => {
 });
 
 test("yaml", async () => {
-  const stack = EngineStack.yaml({ project, projectName: "smokey", config: emulatorStackConfig(emulator), secretKeys: ["runtask:token", "snapshot:token"] });
+  const stack = EngineStack.yaml({
+    project,
+    projectName: "smokey",
+    config: emulatorStackConfig(emulator),
+    secretKeys: ["runtask:token", "snapshot:token"],
+  });
   stack.yamlProgram(`resources:
   scanner:
     type: runtask:index:RunTask
