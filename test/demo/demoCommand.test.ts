@@ -49,6 +49,11 @@ let seconds: number;
 
 beforeAll(async () => {
   testEngine();
+  if (existsSync(join(REPO, ".pulumi-demo"))) {
+    throw new Error(
+      "a stack kept by `npm run demo -- --keep` is in .pulumi-demo/, and the demo would carry on from it: run `npm run demo` once to destroy it",
+    );
+  }
   statusBefore = gitStatus();
   // A temporary directory of its own, to see what the demo writes there.
   tmp = mkdtempSync(join(tmpdir(), "demo-tmp-"));
