@@ -1,28 +1,24 @@
-import { randomBytes } from "node:crypto";
-import { readdirSync, rmdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { OpMap, OutputMap } from "@pulumi/pulumi/automation";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ConfigMap, OpMap, OutputMap } from "@pulumi/pulumi/automation";
 import { describeChanges } from "../automation/progress";
 import { startEmulator, type Emulator } from "../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
-import type { StackConfig } from "../engine";
 import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
 import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/services/snapshot/settings";
-import type { Deployment, DeploymentContext } from "./deployment";
+import { Deployment, type StagedProgram } from "./engineDeployment";
 import type { DemoOptions, ProgramOptions } from "./options";
-import { projectMain, REPO, stageProject } from "./stage";
+import { programNeeds } from "./programNeeds";
+import type { PulumiEngine } from "./pulumiEngine";
+import { DEMO_PROJECT, REPO, stageDemoProgram } from "./stage";
 import { demoStackConfig, serviceConfig, type DemoSettings } from "./stackConfig";
-import {
-  explicitProviders,
-  namedOrganizations,
-  namedWorkspaceIds,
-  readUserProgram,
-  stageUserProgram,
-  userStackConfig,
-  type UserProgram,
-} from "./userProgram";
+import { StateFolder } from "./stateFolder";
+import { readUserProgram, stageUserProgram, userStackConfig, type UserProgram } from "./userProgram";
+import type { ConsumerProject } from "./consumerProject";
+import type { ServiceSettings } from "./yamlProject";
 
 const STACK = "demo";
 const SNAPSHOT_INTERVAL = "5s";
@@ -30,72 +26,70 @@ const SNAPSHOT_WAIT_MS = 30_000;
 
 export const say = (line = "") => process.stdout.write(`${line}\n`);
 
-/** What runs the demo's stack: its name for the opening lines, and how to make the deployment. */
-export interface DemoEngine {
-  description: string;
-  /** The Pulumi engine, or the engine driver (which alone puts the emulator's settings in explicit providers'). */
-  kind: "pulumi" | "driver";
-  deploy(ctx: DeploymentContext): Promise<Deployment>;
-}
-
 interface StepRecord {
   step: string;
   result: string;
   seconds: number;
 }
 
+/** The stack to run: the staged project and its program, its name, its config and environment. */
+interface StackPlan {
+  staged: { project: ConsumerProject; staged: StagedProgram };
+  projectName: string;
+  stack: string;
+  config: ConfigMap;
+  env: NodeJS.ProcessEnv;
+}
+
 /**
- * The demo: the root Pulumi.yaml project against the emulator (or, with `--real`, the services named by the
- * environment): preview, up with progress per resource, the stack outputs, a real snapshot, a second up that
- * must change and write nothing, destroy, a summary. With `--program`, a user's own project instead: preview, up,
- * destroy. Everything it writes goes to its work directory, which it removes at the end unless `--keep`.
+ * The demo, through the Pulumi engine: the demo's program (demo/program.ts) against the emulator (or, with `--real`,
+ * the services named by the environment): preview, up with progress per resource, the stack outputs, a real
+ * snapshot, a second up that must change and write nothing, destroy, a summary. With `--program`, a user's own
+ * project instead: preview with the engine's diff, up, destroy. The stack's state and the emulator's data live in a
+ * state folder (stateFolder.ts): kept in the project with `--keep`, and carried on from by the next run.
  */
 export class Demo {
-  private readonly work = join(REPO, ".pulumi-demo", `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
   private readonly steps: StepRecord[] = [];
+  private readonly startedIn = process.cwd();
+  private staging?: string;
+  private state?: StateFolder;
   private emulator?: Emulator;
   private deployment?: Deployment;
   private destroyed = false;
 
   constructor(
     private readonly options: DemoOptions,
-    private readonly engine: DemoEngine,
+    private readonly engine: PulumiEngine,
   ) {}
 
   async run(): Promise<number> {
     let failure: unknown;
     try {
-      await this.provision();
+      await (this.options.program ? this.provisionProgram(this.options.program) : this.provisionDemo());
     } catch (err) {
       failure = err;
       say();
       say(`The demo failed: ${message(err)}`);
     }
-    const cleanedUp = await this.cleanUp();
+    const cleanedUp = await this.cleanUp(failure !== undefined);
     this.summary(failure === undefined && cleanedUp);
     return failure === undefined && cleanedUp ? 0 : 1;
   }
 
-  private async provision(): Promise<void> {
-    if (this.options.program) return this.provisionProgram(this.options.program);
+  private get engineLine(): string {
+    const where = this.engine.source === "path" ? "on PATH" : "built by npm run engine";
+    return `  engine: the Pulumi engine, through the Automation API and the \`pulumi\` CLI (${this.engine.cli}, ${where})`;
+  }
+
+  private async provisionDemo(): Promise<void> {
     say("pulumi-snapshot-runtask demo");
-    say(`  engine: ${this.engine.description}`);
-    const settings = await this.services();
+    say(this.engineLine);
+    const state = this.openState(REPO);
+    const settings = await this.services(state);
     const config = demoStackConfig(settings);
+    const deployment = await this.deploy({ staged: stageDemoProgram(this.stagingDir()), projectName: DEMO_PROJECT, stack: STACK, config, env: {} });
 
-    const { project } = stageProject(join(this.work, "project"));
-    say(`  project: ${project.dir} (the root Pulumi.yaml and its program, with the packed package installed)`);
-    const deployment = await this.deploy({
-      project,
-      main: projectMain(),
-      runtime: "nodejs",
-      stack: STACK,
-      config,
-      env: {},
-      againstEmulator: !this.options.real,
-    });
-
-    await this.step("preview", async () => describeChanges(await deployment.preview(), "planned"));
+    await this.step("preview", async () => describeChanges(await deployment.preview(false), "planned"));
     let outputs: OutputMap = {};
     await this.step("up", async () => {
       const result = await deployment.up();
@@ -116,112 +110,125 @@ export class Demo {
       if (writes) throw new Error(`the second up should write nothing, but it sent ${writes} write requests`);
       return `no changes (${describeChanges(result.changes)})${writes === 0 ? ", nothing written to the services" : ""}`;
     });
-
-    await this.keepOrDestroy(deployment, this.options.real !== undefined);
+    await this.keepOrDestroy(deployment);
   }
 
   /** `--program`: the user's project, staged with the packed package installed, through preview, up and destroy. */
   private async provisionProgram(options: ProgramOptions): Promise<void> {
     const program = readUserProgram(options.dir);
     say(`pulumi-snapshot-runtask: the program in ${program.dir} (project ${program.name}, stack ${options.stack})`);
-    say(`  engine: ${this.engine.description}${program.runtime === "yaml" ? ", on the package's provider plugins" : ""}`);
-    if (this.engine.kind === "pulumi" && !options.real && explicitProviders(program).length > 0) {
-      throw new Error(
-        `the program's provider resources (${explicitProviders(program).join(", ")}) keep their own addresses and tokens ` +
-          "under the Pulumi engine, which would reach the services they name: run it with --real, or without a Pulumi CLI on PATH",
-      );
-    }
+    say(`${this.engineLine}${program.runtime === "yaml" ? ", the package's provider plugins on PATH" : ""}`);
+    const state = this.openState(program.dir);
     const stackConfig = userStackConfig(program, options);
-    const { config, env } = options.real ? this.realServicesOf(stackConfig) : await this.emulatorFor(program, stackConfig);
-    const { project, main } = stageUserProgram(program, join(this.work, "project"));
-    say(`  project: ${project.dir} (a copy of the program, with the packed package installed)`);
-    const deployment = await this.deploy({
-      project,
-      main,
-      runtime: program.runtime,
-      stack: options.stack,
-      config,
-      env,
-      againstEmulator: !options.real,
-    });
+    const { config, env, services } = options.real ? realServicesOf(stackConfig) : await this.emulatorFor(program, stackConfig, state);
+    const staged = stageUserProgram(program, this.stagingDir(), services);
+    const deployment = await this.deploy({ staged, projectName: program.name, stack: options.stack, config, env });
 
-    await this.step("preview", async () => describeChanges(await deployment.preview(), "planned"));
+    await this.step("preview", async () => describeChanges(await deployment.preview(true), "planned"));
     await this.step("up", async () => {
       const result = await deployment.up();
       printOutputs(result.outputs);
       return describeChanges(result.changes);
     });
-    await this.keepOrDestroy(deployment, options.real);
+    await this.keepOrDestroy(deployment);
   }
 
-  private async deploy(ctx: Omit<DeploymentContext, "work" | "say" | "verbose">): Promise<Deployment> {
-    const deployment = await this.engine.deploy({ ...ctx, work: this.work, say, verbose: this.options.verbose });
-    this.deployment = deployment;
-    for (const line of deployment.describe()) say(line);
-    return deployment;
+  /** The project's kept state folder where there is one or `--keep` asks for it, else a temporary one. */
+  private openState(projectDir: string): StateFolder {
+    const state = StateFolder.open(projectDir, this.options.keep);
+    this.state = state;
+    if (state.found) say(`  state: ${state.dir}, kept by an earlier run (--keep): this run carries on from it`);
+    else say(`  state: ${state.dir}${state.inProject ? " (--keep)" : " (temporary)"}, a file backend, secrets by a passphrase`);
+    return state;
   }
 
-  private async keepOrDestroy(deployment: Deployment, real: boolean): Promise<void> {
-    if (this.options.keep) {
-      say();
-      say("Kept (--keep): the stack, its state and its resources. Inspect it with:");
-      for (const line of await deployment.keep()) say(line);
-      if (!real) say("  (the emulator stops with the demo, so further updates need --real or a running emulator)");
-    } else {
-      await this.step("destroy", async () => {
-        const changes = await deployment.destroy();
-        this.destroyed = true;
-        return describeChanges(changes);
-      });
-    }
+  /** A folder of its own for the staged project, removed at the end. */
+  private stagingDir(): string {
+    this.staging = mkdtempSync(join(tmpdir(), "pulumi-demo-project-"));
+    return join(this.staging, "project");
   }
 
-  /** `--program --real`: the services the stack config and the environment name, as `pulumi up` would reach them. */
-  private realServicesOf(config: StackConfig): { config: StackConfig; env: NodeJS.ProcessEnv } {
-    say("  services: those the stack config and the environment name (--real)");
-    return { config, env: {} };
+  private async deploy(plan: StackPlan): Promise<Deployment> {
+    say(`  project: ${plan.staged.project.dir} (the program, with the packed package installed)`);
+    this.deployment = await Deployment.open({
+      engine: this.engine,
+      project: plan.staged.project,
+      program: plan.staged.staged,
+      projectName: plan.projectName,
+      stack: plan.stack,
+      config: plan.config,
+      env: plan.env,
+      state: this.state!,
+      say,
+      verbose: this.options.verbose,
+    });
+    return this.deployment;
+  }
+
+  private async keepOrDestroy(deployment: Deployment): Promise<void> {
+    if (this.options.keep) return;
+    await this.step("destroy", async () => {
+      const changes = await deployment.destroy();
+      this.destroyed = true;
+      return describeChanges(changes);
+    });
   }
 
   /**
-   * `--program` against the emulator: it holds the organization the stack config names and every `ws-...` id the
-   * program or its config names, and its addresses and tokens replace the services' settings of the stack config
-   * and the environment, so that nothing reaches a real service.
+   * `--program` against the emulator: it holds the organizations the program and its stack config name, every
+   * `ws-...` id they name, and the run tasks a YAML program imports; its addresses and tokens replace the services'
+   * settings of the stack config, the environment and a YAML program's provider resources, so that nothing reaches a
+   * real service. Kept data (`--keep`) is loaded first.
    */
-  private async emulatorFor(program: UserProgram, stackConfig: StackConfig): Promise<{ config: StackConfig; env: NodeJS.ProcessEnv }> {
-    const organizations = namedOrganizations(program, stackConfig);
-    const organization = organizations[0] ?? DEFAULT_ORGANIZATION;
+  private async emulatorFor(
+    program: UserProgram,
+    stackConfig: ConfigMap,
+    state: StateFolder,
+  ): Promise<{ config: ConfigMap; env: NodeJS.ProcessEnv; services: ServiceSettings }> {
+    const needs = programNeeds(program, stackConfig);
+    const organization = needs.organizations[0] ?? DEFAULT_ORGANIZATION;
     // The emulator takes no snapshots: a program's paths are on the service's hosts, not on this machine.
-    const emulator = await startEmulator({ snapshot: { takeSnapshots: false } });
+    const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, data: state.emulatorData() });
     this.emulator = emulator;
-    for (const name of organizations) if (!emulator.runTask.store.organizations.has(name)) emulator.runTask.addOrganization(name);
-    for (const id of namedWorkspaceIds(program, stackConfig)) {
-      if (!emulator.runTask.store.workspaces.has(id)) emulator.runTask.addWorkspace(organization, id, id);
+    const store = emulator.runTask.store;
+    for (const name of needs.organizations) if (!store.organizations.has(name)) emulator.runTask.addOrganization(name);
+    for (const [id, org] of needs.workspaces) if (!store.workspaces.has(id)) emulator.runTask.addWorkspace(org || organization, id, id);
+    const imported = needs.imports.filter((i) => !store.tasksOf(i.organization).some((t) => t.name === i.name));
+    for (const { organization: org, ...fields } of imported) {
+      emulator.runTask.addTask(org, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields);
     }
-    const workspaces = [...emulator.runTask.store.workspaces.values()].filter((w) => w.organization === organization);
-    say(
-      `  services: the emulator at ${emulator.url}, organization${organizations.length > 1 ? "s" : ""} ${[organization, ...organizations.slice(1)].join(", ")}`,
-    );
-    say(`    workspaces (of ${organization}): ${workspaces.map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`)).join(", ") || "none"}`);
+    say(`  services: the emulator at ${emulator.url}${state.found ? ", holding what it held when the stack was kept" : ""}`);
+    for (const org of [organization, ...needs.organizations.slice(1)]) {
+      const workspaces = emulator.runTask.workspaces(org).map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`));
+      say(`    organization ${org}: workspaces ${workspaces.join(", ") || "none"}`);
+    }
+    if (needs.imports.length > 0) say(`    run tasks the program imports: ${needs.imports.map((i) => `${i.organization}/${i.name}`).join(", ")}`);
     const replaced = Object.keys(stackConfig).filter((k) => /^(snapshot|runtask):/.test(k) && k !== "runtask:organization");
     if (replaced.length > 0) say(`    in place of the stack's ${replaced.join(", ")} (--real uses them)`);
-    if (program.runtime === "yaml") say("    in place of the addresses and tokens of the program's provider resources too");
-    const config: StackConfig = Object.fromEntries(Object.entries(stackConfig).filter(([k]) => !replaced.includes(k)));
+    const services: ServiceSettings = {
+      snapshot: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
+      runtask: { address: emulator.url, token: DEFAULT_RUNTASK_TOKEN },
+    };
+    if (program.runtime === "yaml" && Object.values(program.document.resources ?? {}).some((r) => /^pulumi:providers:/.test(String(r?.type)))) {
+      say("    in place of the addresses and tokens of the program's provider resources too");
+    }
+    const config: ConfigMap = Object.fromEntries(Object.entries(stackConfig).filter(([k]) => !replaced.includes(k)));
     Object.assign(
       config,
       serviceConfig({
-        snapshot: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
-        runTask: { address: emulator.url, token: DEFAULT_RUNTASK_TOKEN, organization },
+        snapshot: services.snapshot,
+        runTask: { ...services.runtask, organization },
       }),
     );
     // The environment's settings of the services are not the emulator's either.
     const env: NodeJS.ProcessEnv = {};
     for (const [, variable] of [...Object.values(SNAPSHOT_SETTING_KEYS), ...Object.values(RUNTASK_SETTING_KEYS)]) env[variable] = undefined;
-    return { config, env };
+    return { config, env, services };
   }
 
-  /** The emulator, or the real services from the environment (`--real`). */
-  private async services(): Promise<DemoSettings> {
-    const hmacKey = randomBytes(24).toString("base64url");
+  /** The emulator (holding what it held when kept), or the real services from the environment (`--real`). */
+  private async services(state: StateFolder): Promise<DemoSettings> {
+    const hmacKey = state.secret("demo-hmac-key");
     const real = this.options.real;
     if (real) {
       say(`  services: ${real.snapshot.address} and ${real.runTask.address} (--real), organization ${real.runTask.organization}`);
@@ -234,8 +241,8 @@ export class Demo {
         globalEnabled: real.globalEnabled,
       };
     }
-    this.emulator = await startEmulator();
-    const workspace = this.emulator.runTask.workspace("app-production");
+    this.emulator = await startEmulator({ data: state.emulatorData() });
+    const workspace = this.emulator.runTask.workspace("app-production", DEFAULT_ORGANIZATION);
     say(`  services: the emulator at ${this.emulator.url}, organization ${DEFAULT_ORGANIZATION}, workspace ${workspace.name} (${workspace.id})`);
     return {
       credentials: {
@@ -243,14 +250,14 @@ export class Demo {
         runTask: { address: this.emulator.url, token: DEFAULT_RUNTASK_TOKEN, organization: DEFAULT_ORGANIZATION },
       },
       workspaceId: workspace.id,
-      snapshotPath: join(this.work, "snapshots"),
+      snapshotPath: state.path("snapshots"),
       hmacKey,
       snapshotInterval: SNAPSHOT_INTERVAL,
     };
   }
 
   /** Waits until the service has taken a snapshot for the configuration, reading its status over HTTP. */
-  private async waitForSnapshot(name: string, config: StackConfig): Promise<void> {
+  private async waitForSnapshot(name: string, config: ConfigMap): Promise<void> {
     say();
     say(`Waiting for the first snapshot of "${name}" (every ${SNAPSHOT_INTERVAL})...`);
     const client = new SnapshotEndpoints(resolveSnapshotSettings((key) => config[key]?.value, {}));
@@ -282,36 +289,53 @@ export class Demo {
     }
   }
 
-  /** Unless kept, destroys what is left, removes the stack and the work directory; then stops the emulator. */
-  private async cleanUp(): Promise<boolean> {
+  /**
+   * With `--keep`, saves what the emulator holds beside the state and says how to look at it. Otherwise destroys
+   * what a failed run left, then removes the stack and the state folder (a kept one too, once its stack is
+   * destroyed; a kept one is left as it was where nothing ran). The staged project goes either way.
+   */
+  private async cleanUp(failed: boolean): Promise<boolean> {
     let ok = true;
-    if (!this.options.keep) {
-      if (this.deployment && !this.destroyed) {
-        try {
-          say("Destroying what the failed run left behind...");
-          await this.deployment.destroy();
-        } catch (err) {
-          ok = false;
-          say(`  destroy failed as well (${message(err)}); the state is kept in ${this.work}`);
-        }
-      }
+    const state = this.state;
+    if (this.deployment && !this.destroyed && !this.options.keep) {
       try {
-        await this.deployment?.removeStack();
-      } catch {
-        // the stack may not exist
-      }
-      if (ok) {
-        rmSync(this.work, { recursive: true, force: true });
-        removeIfEmpty(dirname(this.work));
+        say("Destroying what the run left behind...");
+        await this.deployment.destroy();
+        this.destroyed = true;
+      } catch (err) {
+        ok = false;
+        say(`  destroy failed as well (${message(err)})`);
       }
     }
+    if (this.destroyed) await this.deployment?.removeStack().catch(() => undefined);
+    process.chdir(this.startedIn);
+    if (state && (this.options.keep || !ok)) {
+      if (this.emulator) state.saveEmulatorData(this.emulator.save());
+      say();
+      say(`Kept${this.options.keep ? " (--keep)" : ""}: the stack's state and the emulator's data, in ${state.dir}. Look at the stack with:`);
+      say(`  export PULUMI_BACKEND_URL=file://${state.backend} PULUMI_HOME=${state.home} PULUMI_CONFIG_PASSPHRASE_FILE=${state.path("passphrase")}`);
+      const stack = `organization/${this.projectName}/${this.stackName}`;
+      say(`  pulumi stack output --stack ${stack} && pulumi stack export --stack ${stack}`);
+      if (this.emulator) say("  Run the demo again on the same project to carry on from it (against the emulator, which holds its objects again).");
+      if (failed && !this.options.keep) say("  (the run failed: fix the cause and run it again, which destroys the stack)");
+    } else if (state && (this.destroyed || !state.found)) {
+      state.remove();
+    }
+    if (this.staging) rmSync(this.staging, { recursive: true, force: true });
     if (this.emulator) {
-      const snapshots = join(this.work, "snapshots");
-      const files = this.options.keep ? safeList(snapshots) : [];
-      if (files.length > 0) say(`Snapshots written by the emulator: ${files.join(", ")} in ${snapshots}`);
+      const snapshots = state ? safeList(state.path("snapshots")) : [];
+      if (this.options.keep && snapshots.length > 0) say(`Snapshots written by the emulator: ${snapshots.join(", ")} in ${state!.path("snapshots")}`);
       await this.emulator.close();
     }
     return ok;
+  }
+
+  private get projectName(): string {
+    return this.options.program ? readUserProgram(this.options.program.dir).name : DEMO_PROJECT;
+  }
+
+  private get stackName(): string {
+    return this.options.program?.stack ?? STACK;
   }
 
   private summary(ok: boolean): void {
@@ -321,6 +345,12 @@ export class Demo {
     for (const s of this.steps) say(`  ${s.step.padEnd(width)}  ${s.result}  (${s.seconds.toFixed(1)}s)`);
     say(ok ? "The demo ran to the end." : "The demo did not complete.");
   }
+}
+
+/** `--program --real`: the services the stack config and the environment name, as `pulumi up` would reach them. */
+function realServicesOf(config: ConfigMap): { config: ConfigMap; env: NodeJS.ProcessEnv; services: undefined } {
+  say("  services: those the stack config and the environment name (--real)");
+  return { config, env: {}, services: undefined };
 }
 
 /** `2 updated` when anything but `same` happened, else undefined. */
@@ -342,15 +372,6 @@ function safeList(dir: string): string[] {
     return readdirSync(dir);
   } catch {
     return [];
-  }
-}
-
-/** The `.pulumi-demo` folder goes too once no run is left in it. */
-function removeIfEmpty(dir: string): void {
-  try {
-    if (readdirSync(dir).length === 0) rmdirSync(dir);
-  } catch {
-    // gone already
   }
 }
 

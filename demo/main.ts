@@ -1,20 +1,28 @@
 /**
- * `npm run demo`: the root Pulumi.yaml project (program: demo/program.ts) against the emulator, or with `--real`
- * the services named by the environment; with `--program <dir>`, a user's own project. With a `pulumi` CLI on PATH
- * it runs through the Automation API and the Pulumi engine; without one it says so and runs the same program
- * through the bundled engine driver (engine/), unless `--require-cli`, where it stops with the install advice.
+ * `npm run demo`: the demo's program through the Pulumi engine against the emulator, or with `--real` the services
+ * named by the environment; with `--program <dir>`, a user's own project. The engine is a `pulumi` CLI on PATH,
+ * else the one `npm run engine` built, else it is built now.
  */
-import { findPulumiCli, missingPulumiCliMessage, PULUMI_INSTALL_URL } from "../automation/pulumiCli";
-import { automationDeployment } from "./automationDeployment";
-import { Demo, message, say, type DemoEngine } from "./demo";
-import { driverDeployment } from "./driverDeployment";
-import { nativeDeployment } from "./nativeDeployment";
+import { Demo, message, say } from "./demo";
 import { DEMO_USAGE, parseDemoArguments, type DemoOptions } from "./options";
+import { ensurePulumiEngine, findPulumiEngine, type PulumiEngine } from "./pulumiEngine";
 
-/** The one line that opens the demo where there is no CLI. */
-export const NO_CLI_NOTICE =
-  `No \`pulumi\` CLI on PATH (install it from ${PULUMI_INSTALL_URL}), so what follows is the same program driven ` +
-  "through the bundled engine driver (engine/), a stand-in for the Pulumi engine, not the Pulumi engine itself.";
+/** What the demo says before the first build of the engine, which takes minutes. */
+export const FIRST_BUILD_NOTICE =
+  "No `pulumi` CLI on PATH, and the project's own build of the Pulumi engine is not there yet: building it now " +
+  "(npm run engine: the Pulumi CLI and the YAML language host, from the versions in toolchain/go.mod). The first " +
+  "build takes minutes and gigabytes of Go caches, as it says below; later runs reuse it.";
+
+/** A `pulumi` on PATH, else the project's build, else a build made now (saying so first). */
+export function demoEngine(
+  find: () => PulumiEngine | undefined = () => findPulumiEngine("path"),
+  build: () => PulumiEngine = () => ensurePulumiEngine("path", "inherit"),
+): PulumiEngine {
+  const found = find();
+  if (found) return found;
+  say(FIRST_BUILD_NOTICE);
+  return build();
+}
 
 async function main(argv: string[]): Promise<number> {
   let options: DemoOptions;
@@ -29,29 +37,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${message(err)}\n\n${DEMO_USAGE}\n`);
     return 2;
   }
-  const cli = findPulumiCli();
-  if (cli)
-    return new Demo(options, {
-      description: `the Pulumi engine, through the Automation API and the Pulumi CLI (${cli})`,
-      kind: "pulumi",
-      deploy: automationDeployment,
-    }).run();
-  if (options.requireCli) {
-    process.stderr.write(`${missingPulumiCliMessage("The demo")}\n`);
+  let engine: PulumiEngine;
+  try {
+    engine = demoEngine();
+  } catch (err) {
+    process.stderr.write(`${message(err)}\n`);
     return 1;
   }
-  if (options.keep && (options.real || options.program?.real)) {
-    // Nothing but the driver could act on the kept stack later, and the real services would keep its objects.
-    process.stderr.write(`${missingPulumiCliMessage("The demo with --keep --real")}\n`);
-    return 1;
-  }
-  say(NO_CLI_NOTICE);
-  const driver: DemoEngine = {
-    description: "the bundled engine driver (engine/), a stand-in for the Pulumi engine",
-    kind: "driver",
-    deploy: async (ctx) => (ctx.runtime === "yaml" ? nativeDeployment(ctx) : driverDeployment(ctx)),
-  };
-  return new Demo(options, driver).run();
+  return new Demo(options, engine).run();
 }
 
 if (require.main === module) {

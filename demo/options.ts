@@ -1,36 +1,37 @@
+import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 export const DEMO_USAGE = `Usage: npm run demo [-- options]
 
-Runs the root Pulumi.yaml project: preview, up, a second up that changes nothing, destroy. By default against
-the bundled emulator on a free loopback port. With a Pulumi CLI on PATH, through the Pulumi Automation API with
-a temporary file backend and passphrase; without one, the same program through the bundled engine driver
-(engine/), a stand-in for the Pulumi engine.
+Runs the demo's program (demo/program.ts) through the Pulumi engine against the bundled emulator on a free
+loopback port: preview, up, a second up that changes nothing, destroy. The engine is a \`pulumi\` CLI on PATH, else
+the one \`npm run engine\` builds (built on first use).
 
 Options:
-  --require-cli  stop (exit 1) where no Pulumi CLI is on PATH instead of using the engine driver
-  --keep         keep the stack, its state and its resources (the emulator still stops at the end)
+  --keep         keep the stack's state and the emulator's data in .pulumi-demo/ (of the repository, or of the
+                 program's directory with --program), where the next run picks them up; without --keep a run
+                 destroys what it made and removes that folder
   --real         target the real services named by the environment instead of the emulator:
                    SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION,
                    DEMO_WORKSPACE_ID (the workspace to attach the run task to),
                    DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
                    DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
-  --verbose      print the Pulumi CLI's own output (or the provider plugin's) as well
+  --verbose      print the Pulumi CLI's own output as well
   --help         print this help
 
 Your own program:
-  --program <dir>       run the Pulumi project in <dir> instead (TypeScript, or YAML on the provider plugins):
-                          preview, up, and destroy unless --keep. Against the emulator, which holds the
-                          organization runtask:organization names and every ws-... id the program or its stack
-                          config names; with --real, against the services its stack config and the
-                          environment name, as pulumi up would
+  --program <dir>       run the Pulumi project in <dir> instead (TypeScript or JavaScript, or YAML on the provider
+                          plugins; a relative <dir> is read from where you ran npm): preview with the engine's
+                          diff, up, and destroy unless --keep. Against the emulator, which holds the organization
+                          runtask:organization names and every ws-... id the program or its stack config names;
+                          with --real, against the services its stack config and the environment name
   --stack <name>        the stack whose config file (Pulumi.<name>.yaml) is read; default dev
   --config <key=value>  set a stack config value (repeatable; a key without namespace is the project's)
   --secret <key=value>  set a secret stack config value (repeatable)`;
 
 /** A user's own Pulumi project to run (`--program`). */
 export interface ProgramOptions {
-  /** The project's directory, as given. */
+  /** The project's directory, absolute. */
   dir: string;
   stack: string;
   /** Stack config given on the command line, keys as given (`scannerHmacKey`, `runtask:organization`). */
@@ -50,8 +51,6 @@ export interface RealServices {
 export interface DemoOptions {
   keep: boolean;
   verbose: boolean;
-  /** Stop where no Pulumi CLI is on PATH, rather than run through the engine driver. */
-  requireCli: boolean;
   /** Present with `--real` (for the demo's own program). */
   real?: RealServices;
   /** Present with `--program`. */
@@ -60,6 +59,10 @@ export interface DemoOptions {
 
 export type DemoCommand = { kind: "help" } | { kind: "run"; options: DemoOptions };
 
+/**
+ * The command line. A relative `--program` is read from the caller's directory: npm runs scripts in the package's
+ * folder and says where it was started in `INIT_CWD`.
+ */
 export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = process.env): DemoCommand {
   const { values } = parseArgs({
     args: argv,
@@ -69,7 +72,6 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       keep: { type: "boolean" },
       real: { type: "boolean" },
       verbose: { type: "boolean" },
-      "require-cli": { type: "boolean" },
       program: { type: "string" },
       stack: { type: "string" },
       config: { type: "string", multiple: true },
@@ -82,18 +84,18 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
     const stray = (["stack", "config", "secret"] as const).filter((flag) => values[flag] !== undefined);
     if (stray.length > 0) throw new Error(`${stray.map((f) => `--${f}`).join(", ")} go with --program <dir>`);
   }
+  const from = env.INIT_CWD ?? process.cwd();
   return {
     kind: "run",
     options: {
       keep: values.keep ?? false,
       verbose: values.verbose ?? false,
-      requireCli: values["require-cli"] ?? false,
       real: values.real && values.program === undefined ? realServices(env) : undefined,
       program:
         values.program === undefined
           ? undefined
           : {
-              dir: values.program,
+              dir: isAbsolute(values.program) ? values.program : resolve(from, values.program),
               stack: values.stack ?? "dev",
               config: Object.fromEntries([
                 ...(values.config ?? []).map((pair) => configPair(pair, "--config", false)),

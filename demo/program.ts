@@ -1,10 +1,10 @@
 /**
- * The demo's Pulumi program (the root Pulumi.yaml points at its build, dist/demo/program.js). Written as a user
- * writes one: the package is imported by name, credentials come from stack config (`snapshot:*`, `runtask:*`),
- * and the demo's own settings from the `demo:` namespace.
+ * The demo's Pulumi program, which the demo runs inline through the Automation API (demo/stage.ts stages its build,
+ * dist/demo/program.js). Written as a user writes one: the package is imported by name, credentials come from stack
+ * config (`snapshot:*`, `runtask:*`), and the demo's own settings from the `demo:` namespace.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { getSnapshotStatus, RunTask, SnapshotAutoConfig, WorkspaceRunTask } from "pulumi-snapshot-runtask";
+import { getSnapshotStatusOutput, RunTask, SnapshotAutoConfig, WorkspaceRunTask } from "pulumi-snapshot-runtask";
 import { assertPackageInstalledFrom } from "pulumi-snapshot-runtask/automation";
 
 // The provider plugin runs in this directory and loads the package by name: say so now rather than fail later.
@@ -45,7 +45,5 @@ export const runTaskHmacKey = scanner.hmacKey;
 export const runTaskGlobal = scanner.global;
 export const workspaceRunTaskId = attachment.id;
 export const workspaceRunTaskStages = attachment.stages;
-/** What the service reports about the configuration's snapshots (read once the configuration exists). */
-export const snapshotStatus = pulumi
-  .all([snapshots.name, snapshots.id])
-  .apply(([name]) => (pulumi.runtime.isDryRun() ? undefined : getSnapshotStatus({ name })));
+/** What the service reports about the configuration's snapshots: unknown in a preview until it exists, then read. */
+export const snapshotStatus = getSnapshotStatusOutput({ name: snapshots.name });

@@ -1,40 +1,26 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { createConsumerProject, repositoryRoot, type ConsumerProject } from "../engine";
+import { copyFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { createConsumerProject, type ConsumerProject } from "./consumerProject";
+import type { StagedProgram } from "./engineDeployment";
+import { repositoryRoot } from "./repository";
 
 /** The repository root (this file is demo/stage.ts, built to dist/demo/stage.js). */
 export const REPO = repositoryRoot(__dirname);
 
-/** The program file the root Pulumi.yaml names as `main`, relative to the project. */
-export function projectMain(repo = REPO): string {
-  const yaml = readFileSync(join(repo, "Pulumi.yaml"), "utf8");
-  const main = /^main:\s*(\S+)\s*$/m.exec(yaml)?.[1];
-  if (!main) throw new Error(`${join(repo, "Pulumi.yaml")} names no main program`);
-  return main;
-}
+/** The demo's own Pulumi project: its name, and its program as the build writes it. */
+export const DEMO_PROJECT = "snapshot-runtask-demo";
+export const DEMO_PROGRAM = "dist/demo/program.js";
 
 /**
- * Copies the root project (Pulumi.yaml and the built program it names) into `dir`, keeping the relative
- * layout, and returns the program's path there. The copy is needed because the provider plugin loads the
- * package by name from the program's directory, which this repository (the package itself) cannot serve.
+ * The demo's program (demo/program.ts, built), ready to run: a consumer project in `dir` (the packed package
+ * installed as a user's `npm install` makes it) with the program copied in as its main module. The program runs
+ * there because the engine's dynamic provider plugin loads the package by name from the program's directory, which
+ * this repository, being the package itself, cannot serve.
  */
-export function copyProject(dir: string, repo = REPO): string {
-  const main = projectMain(repo);
-  const built = join(repo, main);
+export function stageDemoProgram(dir: string, repo = REPO): { project: ConsumerProject; staged: StagedProgram } {
+  const built = join(repo, DEMO_PROGRAM);
   if (!existsSync(built)) throw new Error(`${built} does not exist: run \`npm run build\` first`);
-  mkdirSync(dirname(join(dir, main)), { recursive: true });
-  cpSync(join(repo, "Pulumi.yaml"), join(dir, "Pulumi.yaml"));
-  cpSync(built, join(dir, main));
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "snapshot-runtask-demo", private: true }, null, 2)}\n`);
-  return join(dir, main);
-}
-
-/**
- * The root project, ready to run: a consumer project in `dir` (the packed package installed as a user's
- * `npm install` would, see engine/project), with the root project copied over it.
- */
-export function stageProject(dir: string, repo = REPO): { project: ConsumerProject; dir: string; program: string } {
-  const project = createConsumerProject({ dir });
-  const program = copyProject(dir, repo);
-  return { project, dir, program };
+  const project = createConsumerProject({ dir, name: DEMO_PROJECT });
+  copyFileSync(built, join(dir, "index.js"));
+  return { project, staged: { runtime: "nodejs", main: "index.js" } };
 }

@@ -1,13 +1,16 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { load } from "js-yaml";
-import * as ts from "typescript";
-import { createConsumerProject, type ConsumerProject, type StackConfig } from "../engine";
+import { createConsumerProject, type ConsumerProject } from "./consumerProject";
+import type { StagedProgram } from "./engineDeployment";
 import type { ProgramOptions } from "./options";
+import { compileProgram } from "./typescriptProgram";
+import { stagedPulumiYaml, type ServiceSettings } from "./yamlProject";
 
 type Props = Record<string, unknown>;
 
-/** The runtimes the engine driver runs: TypeScript or JavaScript programs, and YAML ones on the provider plugins. */
+/** The runtimes the demo runs: Node.js programs (TypeScript, JavaScript) inline, and YAML through `pulumi`. */
 export type Runtime = "nodejs" | "yaml";
 
 /** A user's Pulumi project, as `--program` found it. */
@@ -22,9 +25,9 @@ export interface UserProgram {
 }
 
 /** Files and folders of a project that are not its program: dependencies, builds, stack files, dot files. */
-const NOT_PROGRAM = new Set(["node_modules", "bin", "dist", "package.json", "package-lock.json"]);
+const NOT_PROGRAM = new Set(["node_modules", "bin", "dist", "package-lock.json"]);
 
-function asObject(v: unknown): Props {
+export function asObject(v: unknown): Props {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Props) : {};
 }
 
@@ -32,25 +35,25 @@ function readYaml(file: string): unknown {
   try {
     return load(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new Error(`${file} is not YAML the engine driver can read: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`${file} is not valid YAML: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 /** The project in `dir` (its Pulumi.yaml), or an error that says what is missing. */
 export function readUserProgram(dir: string): UserProgram {
-  const abs = resolve(dir);
-  const file = join(abs, "Pulumi.yaml");
-  if (!existsSync(file)) throw new Error(`--program ${dir}: no Pulumi.yaml in ${abs}; give the directory of a Pulumi project`);
+  const file = join(dir, "Pulumi.yaml");
+  if (!existsSync(file)) throw new Error(`--program: no Pulumi.yaml in ${dir}; give the directory of a Pulumi project`);
   const document = asObject(readYaml(file));
   const name = typeof document.name === "string" ? document.name : undefined;
   if (!name) throw new Error(`${file} has no name:`);
   const runtime = typeof document.runtime === "string" ? document.runtime : asObject(document.runtime).name;
   if (runtime !== "nodejs" && runtime !== "yaml") {
     throw new Error(
-      `${file}: runtime ${String(runtime)}: the engine driver runs nodejs (TypeScript, JavaScript) and yaml programs; run this one with the Pulumi CLI`,
+      `${file}: runtime ${String(runtime)}: the demo runs nodejs (TypeScript, JavaScript) and yaml programs; ` +
+        "run this one with a Pulumi CLI that has its language host",
     );
   }
-  return { dir: abs, name, runtime, document };
+  return { dir, name, runtime, document };
 }
 
 /** A config key as the stack holds it: one without namespace is the project's. */
@@ -61,15 +64,16 @@ const configText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v
 
 /**
  * The stack config of a run: the project's defaults (`config:` of Pulumi.yaml), then the stack's config file
- * (Pulumi.<stack>.yaml), then what the command line sets. A value the stack file holds encrypted (`secure:`) can be
- * read by the Pulumi CLI only: unless the command line sets it, that is an error naming the flag to use.
+ * (Pulumi.<stack>.yaml), then what the command line sets. A value the stack file holds encrypted (`secure:`) is
+ * encrypted with that stack's own secrets provider, which a run here does not have: unless the command line sets
+ * it, that is an error naming the flag to use.
  */
-export function userStackConfig(program: UserProgram, options: Pick<ProgramOptions, "stack" | "config">): StackConfig {
-  const config: StackConfig = {};
+export function userStackConfig(program: UserProgram, options: Pick<ProgramOptions, "stack" | "config">): ConfigMap {
+  const config: ConfigMap = {};
   for (const [key, decl] of Object.entries(asObject(program.document.config))) {
     const d = decl !== null && typeof decl === "object" ? (decl as Props) : { value: decl };
     const value = d.value ?? d.default;
-    // Declarations of the program's own config (YAML) keep their defaults to the program, which types them.
+    // Declarations of a YAML program's own config keep their defaults to the program, which types them.
     if (value !== undefined && (key.includes(":") || program.runtime === "nodejs")) {
       config[fullKey(program.name, key)] = { value: configText(value), secret: d.secret === true || undefined };
     }
@@ -83,7 +87,7 @@ export function userStackConfig(program: UserProgram, options: Pick<ProgramOptio
       if (value !== null && typeof value === "object" && "secure" in value) {
         const flagKey = full.startsWith(`${program.name}:`) ? full.slice(program.name.length + 1) : full;
         throw new Error(
-          `Pulumi.${options.stack}.yaml holds ${full} encrypted, which only the Pulumi CLI can read: give it with --secret ${flagKey}=<value>`,
+          `Pulumi.${options.stack}.yaml holds ${full} encrypted by that stack's secrets provider: give it with --secret ${flagKey}=<value>`,
         );
       }
       config[full] = { value: configText(value) };
@@ -93,40 +97,12 @@ export function userStackConfig(program: UserProgram, options: Pick<ProgramOptio
   return config;
 }
 
-/**
- * The organizations the emulator holds for a program: `runtask:organization` of its stack config first, then those a
- * YAML program names as constants (its providers' `organization`, and its resources').
- */
-export function namedOrganizations(program: UserProgram, config: StackConfig): string[] {
-  const named = [config["runtask:organization"]?.value];
-  if (program.runtime === "yaml") {
-    for (const resource of Object.values(asObject(program.document.resources)))
-      named.push(asObject(asObject(resource).properties).organization as string);
-  }
-  return [...new Set(named.filter((n): n is string => typeof n === "string" && n !== "" && !n.includes("${")))];
-}
-
-/** The names of a YAML program's provider resources (`type: pulumi:providers:...`). */
-export function explicitProviders(program: UserProgram): string[] {
-  if (program.runtime !== "yaml") return [];
-  return Object.entries(asObject(program.document.resources))
-    .filter(([, r]) => String(asObject(r).type).startsWith("pulumi:providers:"))
-    .map(([name]) => name);
-}
-
-/** Every `ws-...` id the program's files or its stack config name, for the emulator to hold. */
-export function namedWorkspaceIds(program: UserProgram, config: StackConfig): string[] {
-  const texts = [...Object.values(config).map((c) => c.value), ...programFiles(program.dir).map((f) => readFileSync(join(program.dir, f), "utf8"))];
-  const ids = texts.flatMap((t) => [...t.matchAll(/\bws-[A-Za-z0-9]{4,}\b/g)].map((m) => m[0]));
-  return [...new Set(ids)];
-}
-
 /** The program's files, relative to its directory: what a `pulumi up` there runs (not its dependencies or builds). */
-function programFiles(dir: string, under = ""): string[] {
+export function programFiles(dir: string, under = ""): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(join(dir, under))) {
     const path = join(under, entry);
-    if (entry.startsWith(".") || NOT_PROGRAM.has(entry) || /^Pulumi\..+\.yaml$/.test(entry)) continue;
+    if (entry.startsWith(".") || NOT_PROGRAM.has(entry) || /^Pulumi(\..+)?\.yaml$/.test(entry)) continue;
     if (statSync(join(dir, path)).isDirectory()) files.push(...programFiles(dir, path));
     else files.push(path);
   }
@@ -134,7 +110,7 @@ function programFiles(dir: string, under = ""): string[] {
 }
 
 /**
- * The program's main JavaScript file, relative to its directory, as the Node.js language host finds it: `main:` of
+ * The program's main module, relative to its directory, as the Node.js language host finds it: `main:` of
  * Pulumi.yaml (a file or a folder), else `main` of package.json, else index; a TypeScript file stands for the
  * JavaScript it compiles to.
  */
@@ -149,27 +125,25 @@ function mainOf(program: UserProgram): string {
 }
 
 /**
- * Copies the program into `dir`, a consumer project (the packed package installed as a user's `npm install`
- * would), so that the provider plugins load the package by name from the program's directory. TypeScript is
- * transpiled as the Node.js language host does for a TypeScript project; Pulumi.yaml and the other files are copied
- * as they are. The stack config files stay behind: the run's config is given to the engine.
+ * Copies the program into `dir`, a consumer project (the packed package installed as a user's `npm install` would
+ * make it), so that the plugins load the package by name from the program's directory. TypeScript is compiled as the
+ * Node.js language host compiles it, type errors stopping the run; a YAML project's Pulumi.yaml is staged for the
+ * plugins on PATH (see yamlProject.ts). The stack config files stay behind: the run's config is given to the engine.
  */
-export function stageUserProgram(program: UserProgram, dir: string): { project: ConsumerProject; main: string } {
-  const project = createConsumerProject({ dir, project: program.name });
-  for (const file of programFiles(program.dir)) {
-    const to = join(dir, file);
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(join(program.dir, file), to);
-    if (file.endsWith(".ts") && !file.endsWith(".d.ts")) {
-      const { outputText } = ts.transpileModule(readFileSync(join(program.dir, file), "utf8"), {
-        fileName: file,
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-      });
-      writeFileSync(to.replace(/\.ts$/, ".js"), outputText);
-    }
+export function stageUserProgram(program: UserProgram, dir: string, services?: ServiceSettings): { project: ConsumerProject; staged: StagedProgram } {
+  const project = createConsumerProject({ dir, name: program.name });
+  const files = programFiles(program.dir).filter((f) => f !== "package.json");
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(program.dir, file), join(dir, file));
   }
-  const main = program.runtime === "nodejs" ? mainOf(program) : "Pulumi.yaml";
+  if (program.runtime === "yaml") {
+    writeFileSync(join(dir, "Pulumi.yaml"), stagedPulumiYaml(program.document, services));
+    return { project, staged: { runtime: "yaml" } };
+  }
+  compileProgram(dir, files);
+  const main = mainOf(program);
   if (!existsSync(join(dir, main)))
     throw new Error(`${program.dir}: the program's main file ${main.replace(/\.js$/, ".ts")} (or .js) does not exist`);
-  return { project, main };
+  return { project, staged: { runtime: "nodejs", main } };
 }

@@ -11,6 +11,7 @@ import { FaultInjector, type FaultKind, type FaultOptions, type FaultRule, type 
 import { startHttpServer, type Interceptor } from "./core/server";
 import type { RequestLog } from "./core/requestLog";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN, RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
+import { readEmulatorData, restoreRunTask, runTaskData, snapshotData, type EmulatorData } from "./savedData";
 import { DEFAULT_SNAPSHOT_TOKEN, SnapshotService, type SnapshotEmulatorOptions } from "./snapshot/service";
 
 export interface EmulatorOptions {
@@ -28,6 +29,11 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /** Further hooks run before each matched route. */
   interceptors?: Interceptor[];
+  /**
+   * What to hold from the start, as `save()` gave it, in place of the seeds; its port is tried first where `port`
+   * is not given (a free one if it is taken).
+   */
+  data?: EmulatorData;
 }
 
 export interface Emulator {
@@ -40,6 +46,8 @@ export interface Emulator {
   requests: RequestLog;
   /** The fault injector, with counts of what it injected (present when `faults` was given). */
   faults?: FaultInjector;
+  /** What it holds now, as JSON, for `data` of a later start. */
+  save(): EmulatorData;
   close(): Promise<void>;
 }
 
@@ -52,7 +60,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const runTask = new RunTaskService(options.runTask);
   const faults = options.faults ? new FaultInjector(options.faults) : undefined;
   const interceptors = [...(faults ? [faults.interceptor] : []), ...(options.interceptors ?? [])];
-  const server = await startHttpServer([snapshot.mount(), runTask.mount()], { host, port: options.port, interceptors });
+  if (options.data) {
+    const data = readEmulatorData(options.data);
+    restoreRunTask(runTask.store, data.runTask);
+    snapshot.restore(data.snapshot.configs);
+  }
+  const mounts = [snapshot.mount(), runTask.mount()];
+  const listen = (port?: number) => startHttpServer(mounts, { host, port, interceptors });
+  const savedPort = options.port === undefined ? options.data?.port : undefined;
+  const server = savedPort
+    ? await listen(savedPort).catch((err: NodeJS.ErrnoException) => (err.code === "EADDRINUSE" ? listen(0) : Promise.reject(err)))
+    : await listen(options.port);
   return {
     url: server.url,
     port: server.port,
@@ -60,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     runTask,
     requests: server.log,
     faults,
+    save: () => ({ version: 1, port: server.port, runTask: runTaskData(runTask.store), snapshot: snapshotData(snapshot.configs) }),
     async close() {
       await server.close();
       await Promise.all([snapshot.close(), runTask.close()]);
@@ -68,6 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export { DEFAULT_SNAPSHOT_TOKEN, DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
+export type { EmulatorData };
 export type { SnapshotEmulatorOptions, RunTaskEmulatorOptions, Interceptor, FaultOptions, FaultRule, FaultKind, RetryAfterStyle, FaultInjector };
 export type { TokenGrant, OrganizationGrant } from "./runtask/access";
 export type { OrganizationSeed } from "./runtask/store";

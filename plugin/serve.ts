@@ -6,7 +6,7 @@ const SHUTDOWN_GRACE_MS = 2_000;
 
 /**
  * Runs a provider plugin as the engine starts it (`pulumi-resource-<name> [flags] <engine-address>`; neither is
- * needed): serves on a free loopback port and prints the port, alone, on the first line of stdout, which the
+ * needed; the address is where its notices go, provider/engineLog.ts): serves on a free loopback port and prints the port, alone, on the first line of stdout, which the
  * engine reads. Nothing else may go to stdout, so console output goes to stderr. The engine ends a plugin with
  * SIGINT (then kills it after 5 s): calls in flight finish, and the process exits 0.
  */

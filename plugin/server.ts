@@ -19,7 +19,7 @@ import {
 import { settingProblems } from "../provider/config/serviceSettings";
 import { newClientStats } from "../provider/services/tuning";
 import { startDeployment } from "../provider/heldObjects";
-import { engineAddressArgument, useEngineLog } from "../provider/engineLog";
+import { engineAddressArgument, tellUser, useEngineLog } from "../provider/engineLog";
 import { argNamedByResource, secretArgs } from "../provider/table/derived";
 import { isUnknown } from "../provider/common/unknown";
 import { checkConfig, configLookup, fromVariables } from "./config";
@@ -224,6 +224,7 @@ export class ProviderServer {
     const context = { resourceName: replacing ?? (req.getName() || nameOf(urn)) };
     // Which properties the program marks secret: the adopt notice shows none of their values, old or new.
     const result = await keepingSecret(secrets, () => withCallResource(urn, () => def.provider().check(olds.plain, news, context)), secretKeys);
+    for (const warning of result.warnings ?? []) await withCallResource(urn, () => tellUser("warning", warning));
     const name = def.namedBy && result.inputs[def.namedBy];
     if (Object.keys(olds.plain).length > 0 && typeof name === "string" && !isUnknown(name)) this.namesKept.set(urn, name);
     const res = new pb.CheckResponse().setInputs(struct(wrapSecrets(result.inputs, this.secretOutputs(def, secretKeys))));

@@ -163,6 +163,18 @@ export function ownDeleteLeftUndone(
   return undone.id;
 }
 
+/**
+ * The other resources of this deployment that hold the object, by name where the engine named them (`""` where it
+ * did not, as under the dynamic provider plugin); empty when none does. A create that finds its object there was
+ * beaten to it by another resource of the stack, not by something made outside the program.
+ */
+export function otherHolders(kind: ObjectKind, id: string): string[] {
+  const self = resourceOfCall();
+  return holdersOf(entries.all(), kind, id)
+    .filter((h) => h === "" || h !== self)
+    .map((h) => h.slice(h.lastIndexOf("::") + 2));
+}
+
 function holdersOf(all: Entry[], kind: ObjectKind, id: string): string[] {
   return [...new Set(all.filter((e) => e.t === "hold" && e.kind === kind && e.id === id).map((e) => e.by))];
 }

@@ -2,6 +2,7 @@ import { Router } from "../core/router";
 import type { Mount } from "../core/server";
 import { checkAccess, checkNamespace, DEFAULT_SNAPSHOT_TOKEN, type AccessRules, type SnapshotTokenGrant } from "./access";
 import { NOT_FOUND_BODIES, unsupportedOperation, unsupportedPath, type NotFoundBody } from "./errors";
+import type { EmulatorData } from "../savedData";
 import { snapshotRoutes } from "./routes";
 import { Snapshotter, type HeldConfig, type SnapshotStatusWire } from "./snapshotter";
 
@@ -99,6 +100,17 @@ export class SnapshotService {
   /** Stops every snapshot timer and waits for snapshots in progress. */
   close(): Promise<void> {
     return this.snapshotter.close(this.configs.values());
+  }
+
+  /** Holds `configs` (saved earlier) in place of what it holds, taking their snapshots on their intervals again. */
+  restore(configs: EmulatorData["snapshot"]["configs"]): void {
+    for (const held of this.configs.values()) this.snapshotter.unschedule(held);
+    this.configs.clear();
+    for (const { name, config, status } of structuredClone(configs)) {
+      const held: HeldConfig = { config, status };
+      this.configs.set(name, held);
+      this.snapshotter.schedule(held);
+    }
   }
 
   /** Takes a snapshot of the named configuration now (tests, demo). */

@@ -40,7 +40,12 @@ function identityOf(s: RunTaskState): string {
 }
 
 function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskError {
-  return alreadyExists(`run task "${s.name}" of organization "${s.organization}"`, found.id);
+  return alreadyExists({
+    label: `run task "${s.name}" of organization "${s.organization}"`,
+    kind: "run task",
+    id: found.id,
+    identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
+  });
 }
 
 /**

@@ -69,7 +69,12 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true) {
-      throw alreadyExists(`snapshot configuration "${state.name}"`, state.name);
+      throw alreadyExists({
+        label: `snapshot configuration "${state.name}"`,
+        kind: "snapshot configuration",
+        id: state.name,
+        identity: "the same `name` (a configuration's name is the resource's name where `name` is not given)",
+      });
     }
     const writing = { api, state, secrets, inputs };
     try {

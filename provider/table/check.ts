@@ -22,13 +22,15 @@ export type Rule = (input: RuleInput) => CheckFailure[];
 export interface CheckResult {
   inputs: Props;
   failures: CheckFailure[];
+  /** What the user should hear although the check passed: a deprecated argument given. Absent when nothing. */
+  warnings?: string[];
 }
 
 /**
  * Validates and normalises a resource's arguments from its table: each argument by its own schema (so that a
  * failure names exactly the argument), outputs dropped, required arguments and context defaults, then the
- * resource's rules, then defaults filled and deprecated aliases mapped. Unknown values (preview) pass untouched
- * and skip what depends on them. On failure the inputs are returned as given.
+ * resource's rules, then defaults filled and deprecated aliases mapped (each given one warned of). Unknown values
+ * (preview) pass untouched and skip what depends on them. On failure the inputs are returned as given.
  */
 export function checkByTable(table: ResourceTable, news: Props, olds: Props, context: CheckContext, rules: readonly Rule[] = []): CheckResult {
   const { fields } = table;
@@ -46,7 +48,11 @@ export function checkByTable(table: ResourceTable, news: Props, olds: Props, con
   }
   for (const rule of rules) failures.push(...rule({ news, values, olds }));
   if (failures.length > 0) return { inputs: news, failures };
-  return { inputs: withDefaults(fields, mapAliases(fields, values)), failures: [] };
+  const inputs = withDefaults(fields, mapAliases(fields, values));
+  const warnings = Object.entries(fields)
+    .filter(([arg, field]) => field.alias && news[arg] !== undefined)
+    .map(([arg, field]) => `\`${arg}\` is deprecated; use \`${field.alias!.of}\` instead`);
+  return warnings.length > 0 ? { inputs, failures: [], warnings } : { inputs, failures: [] };
 }
 
 /**

@@ -22,7 +22,12 @@ function stateOf(props: Props): WorkspaceRunTaskState {
 }
 
 function alreadyAttached(s: WorkspaceRunTaskState, found: WorkspaceTaskRecord): SnapshotRunTaskError {
-  return alreadyExists(`the association of run task ${s.taskId} with workspace ${s.workspaceId}`, `${s.workspaceId}/${found.id}`);
+  return alreadyExists({
+    label: `the association of run task ${s.taskId} with workspace ${s.workspaceId}`,
+    kind: "association",
+    id: found.id,
+    identity: "the same task and workspace",
+  });
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */

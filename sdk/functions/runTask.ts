@@ -3,7 +3,7 @@ import * as core from "../../provider/functions/runTask";
 import type { RunTaskInclude, RunTaskRecord } from "../../provider/runTask/record";
 import type { WorkspaceTaskRecord } from "../../provider/workspaceRunTask/record";
 import { programConfig } from "../programConfig";
-import type { OutputArgs } from "./outputArgs";
+import { whenSourcesExist, type OutputArgs } from "./outputArgs";
 
 export type { RunTaskRecord as RunTaskInfo, WorkspaceTaskRecord as WorkspaceRunTaskInfo, RunTaskInclude };
 
@@ -20,7 +20,7 @@ export function getRunTask(args: GetRunTaskArgs): Promise<RunTaskRecord> {
 
 /** `getRunTask` of arguments that may be Outputs (another resource's, say): its result as an Output. */
 export function getRunTaskOutput(args: pulumi.Input<OutputArgs<GetRunTaskArgs>>): pulumi.Output<RunTaskRecord> {
-  return pulumi.output(args).apply((plain) => getRunTask(plain));
+  return whenSourcesExist(pulumi.output(args)).apply((plain) => getRunTask(plain));
 }
 
 /** Every run task of the organization, following every page. `include` as the service takes it. */
@@ -30,7 +30,7 @@ export function listRunTasks(args: ListRunTasksArgs = {}): Promise<RunTaskRecord
 
 /** `listRunTasks` of arguments that may be Outputs: its result as an Output. */
 export function listRunTasksOutput(args: pulumi.Input<OutputArgs<ListRunTasksArgs>> = {}): pulumi.Output<RunTaskRecord[]> {
-  return pulumi.output(args).apply((plain) => listRunTasks(plain));
+  return whenSourcesExist(pulumi.output(args)).apply((plain) => listRunTasks(plain));
 }
 
 /** The association of a task with a workspace. Fails when the task is not attached there. */
@@ -40,7 +40,7 @@ export function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs): Promise<Work
 
 /** `getWorkspaceRunTask` of arguments that may be Outputs (a `RunTask`'s id, say): its result as an Output. */
 export function getWorkspaceRunTaskOutput(args: pulumi.Input<OutputArgs<GetWorkspaceRunTaskArgs>>): pulumi.Output<WorkspaceTaskRecord> {
-  return pulumi.output(args).apply((plain) => getWorkspaceRunTask(plain));
+  return whenSourcesExist(pulumi.output(args)).apply((plain) => getWorkspaceRunTask(plain));
 }
 
 /** Every run task association of a workspace, following every page. */
@@ -50,5 +50,5 @@ export function listWorkspaceRunTasks(args: ListWorkspaceRunTasksArgs): Promise<
 
 /** `listWorkspaceRunTasks` of arguments that may be Outputs: its result as an Output. */
 export function listWorkspaceRunTasksOutput(args: pulumi.Input<OutputArgs<ListWorkspaceRunTasksArgs>>): pulumi.Output<WorkspaceTaskRecord[]> {
-  return pulumi.output(args).apply((plain) => listWorkspaceRunTasks(plain));
+  return whenSourcesExist(pulumi.output(args)).apply((plain) => listWorkspaceRunTasks(plain));
 }

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { getSnapshotStatus as getStatus, listSnapshotAutoConfigs as listConfigs } from "../../provider/functions/snapshot";
 import type { SnapshotStatus } from "../../provider/snapshotAutoConfig/status";
 import { programConfig } from "../programConfig";
-import type { OutputArgs } from "./outputArgs";
+import { whenSourcesExist, type OutputArgs } from "./outputArgs";
 
 export type { SnapshotStatus };
 
@@ -15,7 +15,7 @@ export function getSnapshotStatus(args: GetSnapshotStatusArgs): Promise<Snapshot
 
 /** `getSnapshotStatus` of arguments that may be Outputs (a `SnapshotAutoConfig`'s name, say): its result as an Output. */
 export function getSnapshotStatusOutput(args: pulumi.Input<OutputArgs<GetSnapshotStatusArgs>>): pulumi.Output<SnapshotStatus> {
-  return pulumi.output(args).apply((plain) => getSnapshotStatus(plain));
+  return whenSourcesExist(pulumi.output(args)).apply((plain) => getSnapshotStatus(plain));
 }
 
 /** Names of every automated snapshot configuration (empty when there are none). */

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createConsumerProject, type ConsumerProject } from "../../engine";
+import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
 import { stageExample } from "../support/exampleProject";
 import { RecordingPulumi } from "./support/recordingPulumi";
 

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { createConsumerProject, type ConsumerProject } from "../../engine";
+import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
 import { describeIfCli } from "../support/pulumiCli";
 
 type Automation = typeof import("../../automation");

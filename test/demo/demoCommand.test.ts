@@ -1,115 +1,136 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { missingPulumiCliMessage } from "../../automation/pulumiCli";
-import { changesBesidesSame } from "../../demo/demo";
-import { parseDemoArguments, realServices } from "../../demo/options";
-import { npmCli, pathWithoutPulumi, REPO, run } from "../support/demoCommand";
-import { describeIfCli } from "../support/pulumiCli";
+import { builtEngineDir } from "../../demo/pulumiEngine";
+import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult } from "../support/demoCommand";
+import { testEngine } from "../support/engine/engineStack";
 
-describe("npm run demo -- --require-cli where no Pulumi CLI is installed", () => {
-  const env = { ...process.env, PATH: pathWithoutPulumi };
-  const expected = `${missingPulumiCliMessage("The demo")}\n`;
+/**
+ * `npm run demo`, the README's command, as a user runs it: through the Pulumi engine (here the project's own build,
+ * `pulumi` being on no directory of PATH), against the emulator. It shows every step, exits 0, and leaves nothing
+ * behind: no process, no open port, no file in the repository or the temporary directory.
+ */
 
-  test("the launcher stops at once, before building, says what is missing and how to install it, and exits 1", async () => {
-    // A copy of the launcher where there is nothing to build with: had it gone on to build, it would fail
-    // another way (no typescript to resolve) and say so on stderr.
-    const isolated = mkdtempSync(join(tmpdir(), "demo-launcher-"));
-    try {
-      mkdirSync(join(isolated, "scripts"));
-      cpSync(join(REPO, "scripts/demo.js"), join(isolated, "scripts/demo.js"));
-      const result = await run(process.execPath, [join(isolated, "scripts/demo.js"), "--require-cli"], env, { cwd: isolated });
-      expect(result).toMatchObject({ code: 1, stdout: "", stderr: expected });
-      expect(result.stderr).toContain("https://www.pulumi.com/docs/install/");
-    } finally {
-      rmSync(isolated, { recursive: true, force: true });
-    }
+/**
+ * What git sees in the tree: changed and new files, and ignored ones, an ignored or new directory as one line
+ * (not its files: a tree where the examples were installed holds megabytes of them). A file the demo wrote outside
+ * its work directory shows as a new line, or as a new directory.
+ */
+const gitStatus = () =>
+  execFileSync("git", ["status", "--porcelain", "--ignored=traditional", "--untracked-files=normal", "--", ".", ":!node_modules", ":!dist"], {
+    cwd: REPO,
+    encoding: "utf8",
   });
 
-  test("through npm, the README's command", async () => {
-    const result = await run(process.execPath, [npmCli(), "run", "--silent", "demo", "--", "--require-cli"], env);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(expected);
-    expect(result.stdout).toBe("");
+/** Whether anything listens on `port` of loopback. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
   });
 
-  test("the demo itself checks too, when started without the launcher", async () => {
-    const result = await run(process.execPath, ["dist/demo/main.js", "--require-cli"], env);
-    expect(result).toMatchObject({ code: 1, stdout: "", stderr: expected });
-  });
+/** Whether any process is left in the process group `pgid`. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-  test("--keep --real needs the CLI: nothing but the driver could act on the kept stack", async () => {
-    const real = {
-      SERVICE_ADDR: "https://s.example",
-      SERVICE_TOKEN: "st",
-      RUNTASK_ADDR: "https://r.example",
-      RUNTASK_TOKEN: "rt",
-      RUNTASK_ORGANIZATION: "acme",
-      DEMO_WORKSPACE_ID: "ws-1",
-      DEMO_SNAPSHOT_PATH: "/srv",
-    };
-    const result = await run(process.execPath, ["dist/demo/main.js", "--keep", "--real"], { ...env, ...real });
-    expect(result).toMatchObject({ code: 1, stdout: "", stderr: `${missingPulumiCliMessage("The demo with --keep --real")}\n` });
-  });
+let result: CommandResult;
+let statusBefore: string;
+let tmp: string;
+let seconds: number;
 
-  test("--help works without the CLI", async () => {
-    const result = await run(process.execPath, ["dist/demo/main.js", "--help"], env);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: npm run demo/);
-  });
-});
-
-describe("demo options", () => {
-  test("flags", () => {
-    expect(parseDemoArguments(["--keep", "--verbose"])).toEqual({
-      kind: "run",
-      options: { keep: true, verbose: true, requireCli: false, real: undefined },
-    });
-    expect(parseDemoArguments(["--require-cli"])).toMatchObject({ kind: "run", options: { requireCli: true } });
-    expect(() => parseDemoArguments(["--reall"])).toThrow(/reall/);
-  });
-
-  test("--real takes the services from the environment and names every missing variable", () => {
-    expect(() => parseDemoArguments(["--real"], { SERVICE_ADDR: "https://s.example" })).toThrow(
-      "--real needs these environment variables: SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION, DEMO_WORKSPACE_ID, DEMO_SNAPSHOT_PATH",
+beforeAll(async () => {
+  testEngine();
+  if (existsSync(join(REPO, ".pulumi-demo"))) {
+    throw new Error(
+      "a stack kept by `npm run demo -- --keep` is in .pulumi-demo/, and the demo would carry on from it: run `npm run demo` once to destroy it",
     );
-    const env = {
-      SERVICE_ADDR: "https://s.example",
-      SERVICE_TOKEN: "st",
-      RUNTASK_ADDR: "https://r.example",
-      RUNTASK_TOKEN: "rt",
-      RUNTASK_ORGANIZATION: "acme",
-      DEMO_WORKSPACE_ID: "ws-1",
-      DEMO_SNAPSHOT_PATH: "/srv/snapshots",
-      DEMO_GLOBAL_RUN_TASK: "false",
-    };
-    expect(realServices(env)).toEqual({
-      snapshot: { address: "https://s.example", token: "st" },
-      runTask: { address: "https://r.example", token: "rt", organization: "acme" },
-      workspaceId: "ws-1",
-      snapshotPath: "/srv/snapshots",
-      globalEnabled: false,
-    });
-  });
+  }
+  statusBefore = gitStatus();
+  // A temporary directory of its own, to see what the demo writes there.
+  tmp = mkdtempSync(join(tmpdir(), "demo-tmp-"));
+  const started = Date.now();
+  // In a process group of its own, so that whatever it starts can be looked for afterwards.
+  result = await run(
+    process.execPath,
+    [npmCli(), "run", "--silent", "demo"],
+    { ...process.env, PATH: pathWithoutPulumi, TMPDIR: tmp },
+    { detached: true },
+  );
+  seconds = (Date.now() - started) / 1000;
+  if (result.code !== 0) console.error(result.stdout, result.stderr);
+}, 300_000);
 
-  test("the second up counts as unchanged only when every resource is the same", () => {
-    expect(changesBesidesSame({ same: 4 })).toBeUndefined();
-    expect(changesBesidesSame({ same: 3, update: 1, create: 0 })).toBe("1 updated");
-  });
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The whole demo, as a user runs it; needs the Pulumi CLI. */
-describeIfCli("npm run demo with the Pulumi CLI", () => {
-  test("runs preview, up, a second up without changes, destroy, and exits 0", async () => {
-    const result = await run(process.execPath, ["dist/demo/main.js", "--require-cli"], process.env);
-    if (result.code !== 0) console.error(result.stdout, result.stderr);
-    expect(result.code).toBe(0);
+test("runs through the Pulumi engine: preview, up with progress per resource, the outputs, a real snapshot, an up that changes and writes nothing, destroy", () => {
+  expect(result.code).toBe(0);
+  const out = result.stdout;
+  const inOrder = [
+    `  engine: the Pulumi engine, through the Automation API and the \`pulumi\` CLI (${join(builtEngineDir(), "pulumi")}, built by npm run engine)`,
+    "== preview",
+    "  + create RunTask demo-policy-scan",
     // Counts include the stack resource itself.
-    expect(result.stdout).toMatch(/preview: 4 to create/);
-    expect(result.stdout).toMatch(/snapshot taken at /);
-    expect(result.stdout).toMatch(/runTaskHmacKey = \[secret\]/);
-    expect(result.stdout).toMatch(/up again: no changes/);
-    expect(result.stdout).toMatch(/destroy: 4 deleted/);
-    expect(result.stdout).toContain("The demo ran to the end.");
-  }, 300_000);
+    "  preview: 4 to create",
+    "== up",
+    "    created SnapshotAutoConfig demo-snapshots (demo-snapshots)",
+    "    created WorkspaceRunTask demo-policy-scan-on-workspace (wstask-",
+    "  outputs:",
+    "    runTaskHmacKey = [secret]",
+    "  up: 4 created",
+    "  snapshot taken at ",
+    "== up again",
+    "    unchanged RunTask demo-policy-scan (task-",
+    '"lastSnapshotUrl":"file://',
+    "  up again: no changes (4 unchanged), nothing written to the services",
+    "== destroy",
+    "    deleted RunTask demo-policy-scan",
+    "  destroy: 4 deleted",
+    "Summary",
+    "The demo ran to the end.",
+  ];
+  let at = 0;
+  for (const text of inOrder) {
+    const found = out.indexOf(text, at);
+    expect({ text, found: found >= 0 }).toEqual({ text, found: true });
+    at = found + text.length;
+  }
+  expect(out).toMatch(/runTaskId = task-\w+/);
+  // A first preview of a new stack: the status of a configuration not made yet is unknown, not an error.
+  expect(out).not.toMatch(/^ *(error|warning):|failed/m);
+  expect(result.stderr).toBe("");
+  console.log(`npm run demo took ${seconds.toFixed(1)}s`);
+});
+
+test("leaves no process and no listening emulator behind", async () => {
+  expect(groupAlive(result.pid)).toBe(false);
+  const port = Number(/the emulator at http:\/\/127\.0\.0\.1:(\d+)/.exec(result.stdout)?.[1]);
+  expect(port).toBeGreaterThan(0);
+  expect(await listening(port)).toBe(false);
+});
+
+test("writes nothing in the repository, and removes what it wrote in the temporary directory", () => {
+  expect(gitStatus()).toBe(statusBefore);
+  expect(existsSync(join(REPO, ".pulumi-demo"))).toBe(false);
+  // npm and tsc keep Node's compile cache in the temporary directory, whatever they run; nothing else is there.
+  expect(readdirSync(tmp).filter((f) => f !== "node-compile-cache")).toEqual([]);
+});
+
+test("--help lists the flags", async () => {
+  const help = await run(process.execPath, ["dist/demo/main.js", "--help"], process.env);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/^Usage: npm run demo/);
+  for (const flag of ["--keep", "--real", "--verbose", "--program <dir>", "--stack <name>", "--config <key=value>", "--secret <key=value>"]) {
+    expect(help.stdout).toContain(flag);
+  }
 });

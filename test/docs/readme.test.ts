@@ -137,6 +137,14 @@ describe("the README and the reference match the code", () => {
     expect(README).toContain("| run the tests | `npm ci && npm test` |");
   });
 
+  test("Install clones the project's repository, the one package.json names, with no placeholder", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8"));
+    expect(pkg.repository).toEqual({ type: "git", url: "git+https://github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask.git" });
+    const install = README.slice(README.indexOf("## Install"), README.indexOf("## Configuration"));
+    expect(install).toContain(`git clone ${pkg.repository.url.replace(/^git\+/, "")}\n`);
+    expect(install).not.toMatch(/<[^>]*(URL|url)[^>]*>/);
+  });
+
   test("every stack config key and environment variable is in the configuration table", () => {
     for (const [key, envVar] of [...Object.values(SNAPSHOT_SETTING_KEYS), ...Object.values(RUNTASK_SETTING_KEYS)]) {
       expect(README).toMatch(new RegExp(`^\\|[^\\n]*\`${key}\`[^\\n]*\\|[^\\n]*\`${envVar}\``, "m"));

@@ -230,6 +230,7 @@ describe("WorkspaceRunTask provider against the emulator", () => {
   test("an existing association fails with advice; adopt takes it over", async () => {
     const taskId = await newTask();
     const first = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory" }));
+    startDeployment(); // a later up: the association was made before it
     await expect(wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory" }))).rejects.toThrow(
       `the association of run task ${taskId} with workspace ${ws()} already exists (${ws()}/${first.id}); a create never overwrites it`,
     );

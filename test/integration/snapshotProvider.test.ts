@@ -63,8 +63,15 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     });
   });
 
-  test("create refuses to overwrite an existing configuration", async () => {
+  test("create refuses to overwrite an existing configuration, saying so when another resource of the deployment holds it", async () => {
     await provider.create(await checked(local()));
+    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
+      code: "conflict",
+      message:
+        'snapshot configuration "daily" already exists, and another resource of this stack holds it: two resources give the same `name` ' +
+        "(a configuration's name is the resource's name where `name` is not given). Give each its own; a create never overwrites an object.",
+    });
+    startDeployment(); // a later up: the configuration was made before it
     await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringMatching(

@@ -12,8 +12,12 @@ describe("checkWorkspaceRunTask", () => {
     expect(checkWorkspaceRunTask({}, { ...base, stages: ["post_plan", "pre_plan"] }).inputs.stages).toEqual(["post_plan", "pre_plan"]);
   });
 
-  test("the deprecated stage maps to stages", () => {
-    expect(checkWorkspaceRunTask({}, { ...base, stage: "pre_apply" }).inputs).toEqual({ ...base, stage: "pre_apply", stages: ["pre_apply"] });
+  test("the deprecated stage maps to stages, with a warning for the user (the provider plugins log it to the engine)", () => {
+    expect(checkWorkspaceRunTask({}, { ...base, stage: "pre_apply" })).toEqual({
+      inputs: { ...base, stage: "pre_apply", stages: ["pre_apply"] },
+      failures: [],
+      warnings: ["`stage` is deprecated; use `stages` instead"],
+    });
   });
 
   test("an unknown task id (a RunTask created in the same program) passes", () => {

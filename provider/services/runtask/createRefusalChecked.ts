@@ -11,13 +11,13 @@ export interface CheckedCreate<T> {
   find(): Promise<T | undefined>;
   /** Whether a found object is what this create would have made. */
   matches(found: T): boolean;
-  /** The error, with advice, for an object that exists already. */
+  /** The error, with advice, for the object found that exists already. */
   exists(found: T): SnapshotRunTaskError;
 }
 
 /**
  * Creates without ever making a duplicate (`createOnce`, as often as the client retries), and looks into a
- * refusal (422) rather than reading it: when the object exists, the answer is `exists()`, whatever the service's
+ * refusal (422) rather than reading it: when the object exists, the answer is `exists(found)`, whatever the service's
  * wording; otherwise the service's own error stands.
  */
 export async function createRefusalChecked<T>(http: RunTaskHttp, create: CheckedCreate<T>): Promise<T> {

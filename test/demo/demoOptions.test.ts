@@ -1,0 +1,208 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { changesBesidesSame } from "../../demo/demo";
+import { demoEngine, FIRST_BUILD_NOTICE } from "../../demo/main";
+import { parseDemoArguments, realServices } from "../../demo/options";
+import { programNeeds } from "../../demo/programNeeds";
+import type { PulumiEngine } from "../../demo/pulumiEngine";
+import { readUserProgram, userStackConfig } from "../../demo/userProgram";
+import { stagedPulumiYaml } from "../../demo/yamlProject";
+import { load } from "js-yaml";
+
+/** The demo's command line, how it finds its engine, and what it reads of a user's project before running it. */
+
+let parent: string;
+beforeAll(() => {
+  parent = mkdtempSync(join(tmpdir(), "demo-options-"));
+});
+afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+/** A new directory holding `files`. */
+function project(name: string, files: Record<string, string>): string {
+  const dir = join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  return dir;
+}
+
+describe("the command line", () => {
+  test("flags", () => {
+    expect(parseDemoArguments(["--keep", "--verbose"], {})).toEqual({ kind: "run", options: { keep: true, verbose: true, real: undefined } });
+    expect(parseDemoArguments(["--help"], {})).toEqual({ kind: "help" });
+    expect(() => parseDemoArguments(["--reall"], {})).toThrow(/reall/);
+    expect(() => parseDemoArguments(["--require-cli"], {})).toThrow(/require-cli/);
+  });
+
+  test("a relative --program is read from where npm was started (INIT_CWD), an absolute one as it is", () => {
+    const run = (argv: string[], env: NodeJS.ProcessEnv) => {
+      const command = parseDemoArguments(argv, env);
+      return command.kind === "run" ? command.options.program?.dir : undefined;
+    };
+    expect(run(["--program", "my-stack"], { INIT_CWD: "/home/me/work" })).toBe("/home/me/work/my-stack");
+    expect(run(["--program", "../my-stack"], { INIT_CWD: "/home/me/work" })).toBe("/home/me/my-stack");
+    expect(run(["--program", "/srv/stack"], { INIT_CWD: "/home/me/work" })).toBe("/srv/stack");
+    expect(run(["--program", "my-stack"], {})).toBe(join(process.cwd(), "my-stack"));
+  });
+
+  test("--stack, --config and --secret go with --program", () => {
+    expect(() => parseDemoArguments(["--config", "a=b"], {})).toThrow("--config go with --program <dir>");
+    expect(() => parseDemoArguments(["--program", ".", "--config", "novalue"], {})).toThrow('--config takes key=value, not "novalue"');
+  });
+
+  test("--real takes the services from the environment and names every missing variable", () => {
+    expect(() => parseDemoArguments(["--real"], { SERVICE_ADDR: "https://s.example" })).toThrow(
+      "--real needs these environment variables: SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION, DEMO_WORKSPACE_ID, DEMO_SNAPSHOT_PATH",
+    );
+    const env = {
+      SERVICE_ADDR: "https://s.example",
+      SERVICE_TOKEN: "st",
+      RUNTASK_ADDR: "https://r.example",
+      RUNTASK_TOKEN: "rt",
+      RUNTASK_ORGANIZATION: "acme",
+      DEMO_WORKSPACE_ID: "ws-1",
+      DEMO_SNAPSHOT_PATH: "/srv/snapshots",
+      DEMO_GLOBAL_RUN_TASK: "false",
+    };
+    expect(realServices(env)).toEqual({
+      snapshot: { address: "https://s.example", token: "st" },
+      runTask: { address: "https://r.example", token: "rt", organization: "acme" },
+      workspaceId: "ws-1",
+      snapshotPath: "/srv/snapshots",
+      globalEnabled: false,
+    });
+  });
+
+  test("the second up counts as unchanged only when every resource is the same", () => {
+    expect(changesBesidesSame({ same: 4 })).toBeUndefined();
+    expect(changesBesidesSame({ same: 3, update: 1, create: 0 })).toBe("1 updated");
+  });
+});
+
+describe("the engine", () => {
+  const onPath: PulumiEngine = { cli: "/usr/local/bin/pulumi", source: "path", path: ["/usr/local/bin"] };
+
+  test("a pulumi on PATH (or the project's build) is used as found, nothing built", () => {
+    const build = jest.fn();
+    const said = jest.spyOn(process.stdout, "write").mockImplementation(() => true);
+    try {
+      expect(demoEngine(() => onPath, build)).toBe(onPath);
+    } finally {
+      said.mockRestore();
+    }
+    expect(build).not.toHaveBeenCalled();
+  });
+
+  test("where there is none, it says that it builds the engine, and that the first build takes minutes, before building", () => {
+    const lines: string[] = [];
+    const said = jest.spyOn(process.stdout, "write").mockImplementation((text) => (lines.push(String(text)), true));
+    try {
+      const built = { ...onPath, source: "built" as const };
+      expect(
+        demoEngine(
+          () => undefined,
+          () => (lines.push("<build>"), built),
+        ),
+      ).toBe(built);
+    } finally {
+      said.mockRestore();
+    }
+    expect(lines).toEqual([`${FIRST_BUILD_NOTICE}\n`, "<build>"]);
+    expect(FIRST_BUILD_NOTICE).toMatch(/^No `pulumi` CLI on PATH, .*building it now \(npm run engine.*first build takes minutes/);
+  });
+});
+
+describe("a user's project, as the demo reads it", () => {
+  test("stack config: the project's defaults, then the stack's file, then the command line", () => {
+    const dir = project("cfg", {
+      "Pulumi.yaml": "name: cfg\nruntime: nodejs\nconfig:\n  region: { default: north }\n  runtask:organization: from-project\n",
+      "Pulumi.prod.yaml": "config:\n  runtask:organization: acme\n  cfg:size: 3\n  cfg:tags: [a, b]\n",
+    });
+    const program = readUserProgram(dir);
+    const options = parseDemoArguments(["--program", dir, "--stack", "prod", "--config", "size=4", "--secret", "token=t"], {});
+    if (options.kind !== "run" || !options.options.program) throw new Error("not a program run");
+    expect(userStackConfig(program, options.options.program)).toEqual({
+      "cfg:region": { value: "north" },
+      "runtask:organization": { value: "acme" },
+      "cfg:size": { value: "4" },
+      "cfg:tags": { value: '["a","b"]' },
+      "cfg:token": { value: "t", secret: true },
+    });
+  });
+
+  test("a value the stack file holds encrypted names the flag that gives it", () => {
+    const dir = project("secure", {
+      "Pulumi.yaml": "name: sec\nruntime: nodejs\n",
+      "Pulumi.dev.yaml": "encryptionsalt: v1:abc\nconfig:\n  sec:hmacKey:\n    secure: v1:xyz\n",
+    });
+    const program = readUserProgram(dir);
+    expect(() => userStackConfig(program, { stack: "dev", config: {} })).toThrow(
+      "Pulumi.dev.yaml holds sec:hmacKey encrypted by that stack's secrets provider: give it with --secret hmacKey=<value>",
+    );
+  });
+
+  test("a directory that is not a Pulumi project, or one of a runtime the demo does not run, is named", () => {
+    expect(() => readUserProgram(project("empty", {}))).toThrow(/no Pulumi\.yaml in .*empty; give the directory of a Pulumi project/);
+    expect(() => readUserProgram(project("py", { "Pulumi.yaml": "name: py\nruntime: python\n" }))).toThrow(
+      "runtime python: the demo runs nodejs (TypeScript, JavaScript) and yaml programs; run this one with a Pulumi CLI that has its language host",
+    );
+  });
+
+  test("what the emulator must hold: workspaces in the organization of the provider that attaches to them, imported tasks", () => {
+    const dir = project("needs", {
+      "Pulumi.yaml": [
+        "name: needs",
+        "runtime: yaml",
+        "config:",
+        "  betaWorkspace: { type: string }",
+        "resources:",
+        "  beta:",
+        "    type: pulumi:providers:runtask",
+        "    properties: { address: https://runs.example.com, token: t, organization: beta }",
+        "  on-beta:",
+        "    type: runtask:index:WorkspaceRunTask",
+        "    properties: { workspaceId: '${betaWorkspace}', taskId: task-1, enforcementLevel: advisory }",
+        "    options: { provider: '${beta}' }",
+        "  on-acme:",
+        "    type: runtask:index:WorkspaceRunTask",
+        "    properties: { workspaceId: ws-1A2b3C4d5E6f7G8h, taskId: task-2, enforcementLevel: advisory }",
+        "  cost:",
+        "    type: runtask:index:RunTask",
+        "    properties: { url: https://costs.example.com, description: Cost, enabled: true }",
+        "    options: { import: acme/cost-estimate }",
+        "",
+      ].join("\n"),
+    });
+    const needs = programNeeds(readUserProgram(dir), {
+      "runtask:organization": { value: "acme" },
+      "needs:betaWorkspace": { value: "ws-9Z8y7X6w5V4u3T2s" },
+    });
+    expect(needs.organizations).toEqual(["acme", "beta"]);
+    expect([...needs.workspaces]).toEqual([
+      ["ws-9Z8y7X6w5V4u3T2s", "beta"],
+      ["ws-1A2b3C4d5E6f7G8h", "acme"],
+    ]);
+    expect(needs.imports).toEqual([
+      { organization: "acme", name: "cost-estimate", url: "https://costs.example.com", description: "Cost", category: undefined, enabled: true },
+    ]);
+  });
+
+  test("a YAML project as staged: the package's `packages:` entries dropped, provider resources on the emulator's settings", () => {
+    const document = {
+      name: "p",
+      runtime: "yaml",
+      packages: { runtask: "./node_modules/pulumi-snapshot-runtask/plugins/runtask", other: "./other" },
+      resources: {
+        acme: { type: "pulumi:providers:runtask", properties: { address: "https://runs.example.com", token: "${acmeToken}", organization: "acme" } },
+      },
+    };
+    const services = { snapshot: { address: "http://127.0.0.1:1", token: "s" }, runtask: { address: "http://127.0.0.1:1", token: "r" } };
+    expect(load(stagedPulumiYaml(document, services))).toEqual({
+      name: "p",
+      runtime: "yaml",
+      packages: { other: "./other" },
+      resources: { acme: { type: "pulumi:providers:runtask", properties: { address: "http://127.0.0.1:1", token: "r", organization: "acme" } } },
+    });
+    expect(load(stagedPulumiYaml({ ...document, packages: { snapshot: "x" } }))).not.toHaveProperty("packages");
+  });
+});

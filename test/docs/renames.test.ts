@@ -1,0 +1,262 @@
+import { startEmulator, type Emulator } from "../../emulator";
+import type { ConsumerProject } from "../../demo/consumerProject";
+import { EngineStack, engineProject, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
+import { expectServiceMatchesState } from "../support/engine/serviceLedger";
+import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
+import { nameOf, packageResources } from "../support/engine/stateFile";
+
+/**
+ * What a rename of a resource does, through the Pulumi engine against the emulator, as README.md and
+ * docs/behaviour.md ("Renames") say: with and without `aliases`, with and without `name`, for the dynamic resources
+ * (TypeScript) and the provider plugins (YAML); and two resources of one name, told so. After each step the service
+ * holds exactly the objects the state names.
+ */
+
+jest.setTimeout(300_000);
+let emulator: Emulator;
+let project: ConsumerProject;
+const timings: string[] = [];
+
+beforeAll(async () => {
+  project = engineProject();
+  emulator = await startEmulator({
+    snapshot: { takeSnapshots: false },
+    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }] }] },
+  });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  project?.remove();
+  console.log(timings.join("\n"));
+});
+
+/** Each package resource's step, by resource name. */
+const opsOf = (run: EngineRun) =>
+  Object.fromEntries(run.steps.filter((s) => /(SnapshotAutoConfig|RunTask)::/.test(s.urn)).map((s) => [nameOf(s.urn), s.op]));
+
+async function timed(label: string, step: Promise<EngineRun>): Promise<EngineRun> {
+  const started = Date.now();
+  const run = await step;
+  timings.push(`${label}: ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  return run;
+}
+
+const configNames = () => [...emulator.snapshot.configs.keys()].sort();
+const tasks = () => emulator.runTask.tasks().map((t) => [t.name, t.id]);
+
+describe("dynamic resources (TypeScript)", () => {
+  let stack: EngineStack;
+  const local = { interval: "24h", storageType: "local", pathPrefix: "/var/snapshots", localMaxSpace: 1000 };
+  const ws = () => emulator.runTask.workspace("app", "acme").id;
+  /** The program: two configurations and two tasks, one of each with `name`, and an association of the named task. */
+  const program = (names: { nightly: string; weekly: string; scanner: string; auditor: string }, aliases: boolean, extra: ResourceSpec[] = []) => ({
+    resources: [
+      { type: "SnapshotAutoConfig", name: names.nightly, args: local, options: aliases ? { aliases: [{ name: "nightly" }] } : {} },
+      {
+        type: "SnapshotAutoConfig",
+        name: names.weekly,
+        args: { ...local, name: "weekly" },
+        options: aliases ? { aliases: [{ name: "weekly" }] } : {},
+      },
+      {
+        type: "RunTask",
+        name: names.scanner,
+        args: { url: "https://hooks.example.com/scan" },
+        options: aliases ? { aliases: [{ name: "scanner" }] } : {},
+      },
+      {
+        type: "RunTask",
+        name: names.auditor,
+        args: { url: "https://hooks.example.com/audit", name: "auditor" },
+        options: aliases ? { aliases: [{ name: "auditor" }] } : {},
+      },
+      {
+        type: "WorkspaceRunTask",
+        name: "auditor-on-app",
+        args: { workspaceId: ws(), taskId: { $ref: names.auditor }, enforcementLevel: "advisory" },
+      },
+      ...extra,
+    ],
+  });
+  const first = { nightly: "nightly", weekly: "weekly", scanner: "scanner", auditor: "auditor" };
+  const renamed = { nightly: "nightly-renamed", weekly: "weekly-renamed", scanner: "scanner-renamed", auditor: "auditor-renamed" };
+
+  beforeAll(async () => {
+    stack = EngineStack.inline({
+      project,
+      projectName: "renames",
+      config: emulatorStackConfig(emulator),
+      secretKeys: ["runtask:token", "snapshot:token"],
+    });
+    const up = await timed("dynamic: create", stack.program(program(first, false)).up());
+    expect(up.ok).toBe(true);
+  });
+  afterAll(() => stack?.remove());
+
+  test("with aliases: a resource without `name` takes its new name (a configuration is replaced, a task renamed in place); one with `name` stays as it is", async () => {
+    const before = tasks();
+    const up = await timed("dynamic: rename with aliases", stack.program(program(renamed, true)).up());
+    expect(up.ok).toBe(true);
+    expect(opsOf(up)).toMatchObject({
+      "nightly-renamed": "replace",
+      "weekly-renamed": "same",
+      "scanner-renamed": "update",
+      "auditor-renamed": "same",
+      "auditor-on-app": "same",
+    });
+    expect(configNames()).toEqual(["nightly-renamed", "weekly"]);
+    // The same task ids, the unnamed one renamed at the service.
+    expect(tasks()).toEqual(before.map(([name, id]) => [name === "scanner" ? "scanner-renamed" : name, id]));
+    expectServiceMatchesState(emulator, stack);
+  });
+
+  test("without aliases, without `name`: a new object under the new name, then the old one deleted", async () => {
+    const up = await timed(
+      "dynamic: rename without aliases, no name",
+      stack.program(program({ ...renamed, nightly: "nightly-again", scanner: "scanner-again" }, false)).up(),
+    );
+    expect(up.ok).toBe(true);
+    expect(opsOf(up)).toMatchObject({
+      "nightly-again": "create",
+      "nightly-renamed": "delete",
+      "scanner-again": "create",
+      "scanner-renamed": "delete",
+    });
+    expect(configNames()).toEqual(["nightly-again", "weekly"]);
+    expect(tasks().map(([name]) => name)).toEqual(["auditor", "scanner-again"]);
+    expectServiceMatchesState(emulator, stack);
+  });
+
+  test("without aliases, with `name`: the create is refused (the old resource holds the name until its delete, after), nothing is lost", async () => {
+    const names = { ...renamed, nightly: "nightly-again", scanner: "scanner-again" };
+    const up = await timed("dynamic: rename without aliases, with name", stack.program(program({ ...names, weekly: "weekly-moved" }, false)).up());
+    expect(up.ok).toBe(false);
+    expect(up.output).toMatch(
+      /snapshot configuration "weekly" already exists; a create never overwrites it\. Renamed or moved in the program .*Add the old name to the resource's `aliases`/,
+    );
+    expect(configNames()).toEqual(["nightly-again", "weekly"]);
+    expect(packageResources(stack.state()).map((r) => nameOf(r.urn))).toContain("weekly-renamed");
+    expectServiceMatchesState(emulator, stack);
+    // As the message advises: the old name in aliases, and the same object is kept.
+    const fixed = await timed(
+      "dynamic: the same with aliases",
+      stack
+        .program({
+          resources: program({ ...names, weekly: "weekly-moved" }, false).resources.map((r) =>
+            r.name === "weekly-moved" ? { ...r, options: { aliases: [{ name: "weekly-renamed" }] } } : r,
+          ),
+        })
+        .up(),
+    );
+    expect(fixed.ok).toBe(true);
+    expect(opsOf(fixed)["weekly-moved"]).toBe("same");
+    expectServiceMatchesState(emulator, stack);
+  });
+
+  test("two resources of one `name`: the second's create says that another resource of the stack holds it", async () => {
+    const names = { ...renamed, nightly: "nightly-again", scanner: "scanner-again", weekly: "weekly-moved" };
+    const up = await timed(
+      "dynamic: two resources of one name",
+      stack.program(program(names, false, [{ type: "SnapshotAutoConfig", name: "weekly-copy", args: { ...local, name: "weekly" } }])).up(),
+    );
+    expect(up.ok).toBe(false);
+    expect(up.output).toMatch(
+      /snapshot configuration "weekly" already exists, and another resource of this stack holds it: two resources give the same `name`/,
+    );
+    expectServiceMatchesState(emulator, stack);
+    const destroy = await timed("dynamic: destroy", stack.destroy());
+    expect(destroy.ok).toBe(true);
+    expect(configNames()).toEqual([]);
+    expect(tasks()).toEqual([]);
+  });
+});
+
+describe("provider plugin resources (YAML)", () => {
+  let stack: EngineStack;
+  /** A resource of the program: its name, the old name it aliases (if any), its type and properties. */
+  const resource = ([name, alias]: [string, string?], type: string, properties: string) =>
+    [
+      `  ${name}:`,
+      `    type: ${type}`,
+      `    properties: { ${properties} }`,
+      ...(alias ? [`    options: { aliases: [{ name: ${alias} }] }`] : []),
+    ].join("\n");
+  const local = "interval: 24h, storageType: local, pathPrefix: /var/snapshots, localMaxSpace: 1000";
+  /** Two configurations (one with `name`) and a task; each `[name, alias]`. */
+  const yaml = (nightly: [string, string?], weekly: [string, string?], scanner: [string, string?], extra: string[] = []) =>
+    [
+      "resources:",
+      resource(nightly, "snapshot:index:SnapshotAutoConfig", local),
+      resource(weekly, "snapshot:index:SnapshotAutoConfig", `name: weekly, ${local}`),
+      resource(scanner, "runtask:index:RunTask", "url: https://hooks.example.com/scan"),
+      ...extra,
+      "",
+    ].join("\n");
+
+  beforeAll(async () => {
+    stack = EngineStack.yaml({
+      project,
+      projectName: "renames-yaml",
+      config: emulatorStackConfig(emulator),
+      secretKeys: ["runtask:token", "snapshot:token"],
+    });
+    const up = await timed("yaml: create", stack.yamlProgram(yaml(["nightly"], ["weekly"], ["scanner"])).up());
+    expect(up.ok).toBe(true);
+  });
+  afterAll(() => stack?.remove());
+
+  test("with aliases, with or without `name`: nothing changes; the objects keep the names they have", async () => {
+    const before = tasks();
+    const up = await timed(
+      "yaml: rename with aliases",
+      stack.yamlProgram(yaml(["nightly-renamed", "nightly"], ["weekly-renamed", "weekly"], ["scanner-renamed", "scanner"])).up(),
+    );
+    expect(up.ok).toBe(true);
+    expect(opsOf(up)).toMatchObject({ "nightly-renamed": "same", "weekly-renamed": "same", "scanner-renamed": "same" });
+    expect(configNames()).toEqual(["nightly", "weekly"]);
+    expect(tasks()).toEqual(before);
+    expectServiceMatchesState(emulator, stack);
+  });
+
+  test("without aliases, without `name`: a new object under the new name, then the old one deleted", async () => {
+    const up = await timed("yaml: rename without aliases", stack.yamlProgram(yaml(["nightly-again"], ["weekly-renamed"], ["scanner-again"])).up());
+    expect(up.ok).toBe(true);
+    expect(opsOf(up)).toMatchObject({
+      "nightly-again": "create",
+      "nightly-renamed": "delete",
+      "scanner-again": "create",
+      "scanner-renamed": "delete",
+    });
+    expect(configNames()).toEqual(["nightly-again", "weekly"]);
+    expect(tasks().map(([name]) => name)).toEqual(["scanner-again"]);
+    expectServiceMatchesState(emulator, stack);
+  });
+
+  test("without aliases, with `name`: the create is refused, nothing is lost", async () => {
+    const up = await timed(
+      "yaml: rename without aliases, with name",
+      stack.yamlProgram(yaml(["nightly-again"], ["weekly-moved"], ["scanner-again"])).up(),
+    );
+    expect(up.ok).toBe(false);
+    expect(up.output).toMatch(/snapshot configuration "weekly" already exists; a create never overwrites it\. Renamed or moved in the program/);
+    expect(configNames()).toEqual(["nightly-again", "weekly"]);
+    expectServiceMatchesState(emulator, stack);
+  });
+
+  test("two resources of one `name`: the second's create names the resource that holds it", async () => {
+    const copy = resource(["nightly-copy"], "snapshot:index:SnapshotAutoConfig", `name: nightly-again, ${local}`);
+    const up = await timed(
+      "yaml: two resources of one name",
+      stack.yamlProgram(yaml(["nightly-again"], ["weekly-renamed"], ["scanner-again"], [copy])).up(),
+    );
+    expect(up.ok).toBe(false);
+    expect(up.output).toMatch(
+      /snapshot configuration "nightly-again" already exists, and another resource of this stack holds it \("nightly-again"\)/,
+    );
+    expectServiceMatchesState(emulator, stack);
+    const destroy = await timed("yaml: destroy", stack.destroy());
+    expect(destroy.ok).toBe(true);
+    expect(configNames()).toEqual([]);
+  });
+});
