@@ -232,7 +232,7 @@ describe("WorkspaceRunTask provider against the emulator", () => {
     const first = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory" }));
     startDeployment(); // a later up: the association was made before it
     await expect(wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory" }))).rejects.toThrow(
-      `the association of run task ${taskId} with workspace ${ws()} already exists (${ws()}/${first.id}); a create never overwrites it`,
+      `the association of run task ${taskId} with workspace ${ws()} already exists (${first.id}); a create never overwrites it`,
     );
     const adopted = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "mandatory", adopt: true }));
     expect(adopted.id).toBe(first.id);

@@ -129,7 +129,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
     await expect(wsTasks.create(await checked(wsTasks, { workspaceId, taskId: existing.id, enforcementLevel: "advisory" }))).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringContaining(
-        `the association of run task ${existing.id} with workspace ${workspaceId} already exists (${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}); a create never overwrites it. `,
+        `the association of run task ${existing.id} with workspace ${workspaceId} already exists (${emulator.runTask.workspaceTasks()[0].id}); a create never overwrites it. `,
       ),
     });
   });

@@ -103,7 +103,7 @@ describe("WorkspaceRunTask create whose answer is lost", () => {
     planned = ["drop"];
     const inputs = (await wsTasks.check({}, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })).inputs as Props;
     await expect(wsTasks.create(inputs)).rejects.toThrow(
-      `the association of run task ${task.id} with workspace ${workspaceId} already exists (${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}); a create never overwrites it`,
+      `the association of run task ${task.id} with workspace ${workspaceId} already exists (${emulator.runTask.workspaceTasks()[0].id}); a create never overwrites it`,
     );
     expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
   });
