@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the package through the real Pulumi engine (the `pulumi` CLI, inline Automation API programs)
  * against the emulator, beside a provider that does nothing; how the engine's own floor grows with the stack and
- * why; listing. Writes bench/results/latest.json and docs/benchmarks.md.
+ * why; requests per operation; listing. Writes bench/results/latest.json and docs/benchmarks.md.
  *
  *   -- --quick                       small sizes, a few minutes: bench/results/quick.{json,md}, the page left alone
  *   -- --render                      the page again from bench/results/latest.json
@@ -19,6 +19,7 @@ import { floor } from "./floor";
 import { listing } from "./listing";
 import { providerCpu } from "./providerCpu";
 import { renderComparison, renderReport, type BenchResults } from "./report";
+import { requestsPerOperation } from "./requestsPerOperation";
 import { loadAverage, setting, type Setting } from "./setting";
 
 const ROOT = repositoryRoot(__dirname);
@@ -37,6 +38,8 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   const started = Date.now();
   const loadAtStart = loadAverage();
   log(`load average at the start: ${loadAtStart.join(", ")}`);
+  log("requests per operation");
+  const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
   log("listing");
   const list = await listing(size.listing);
   const cpu = await providerCpu();
@@ -69,6 +72,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
     mixed,
     floor: floorRows,
     engineProfile: profile,
+    requests,
     listing: list,
     providerCpu: cpu,
   };
