@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the package through the real Pulumi engine (the `pulumi` CLI, inline Automation API programs)
  * against the emulator, beside a provider that does nothing; how the engine's own floor grows with the stack and
- * why; requests per operation; listing. Writes bench/results/latest.json and docs/benchmarks.md.
+ * why; requests per operation; start-up; listing. Writes bench/results/latest.json and docs/benchmarks.md.
  *
  *   -- --quick                       small sizes, a few minutes: bench/results/quick.{json,md}, the page left alone
  *   -- --render                      the page again from bench/results/latest.json
@@ -21,6 +21,7 @@ import { providerCpu } from "./providerCpu";
 import { renderComparison, renderReport, type BenchResults } from "./report";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { loadAverage, setting, type Setting } from "./setting";
+import { startup } from "./startup";
 
 const ROOT = repositoryRoot(__dirname);
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -29,8 +30,8 @@ const after = (flag: string) => args.slice(args.indexOf(flag) + 1);
 
 /** The sizes of a run: the full one, and the quick one (a smoke test of the same code). */
 const SIZES = {
-  full: { resources: 1000, rounds: 2, mixed: 300, floor: [100, 200, 500], profile: 500, listing: 10_000 },
-  quick: { resources: 20, rounds: 1, mixed: 12, floor: [50], profile: 50, listing: 1000 },
+  full: { resources: 1000, rounds: 2, mixed: 300, floor: [100, 200, 500], profile: 500, startupRuns: 9, listing: 10_000 },
+  quick: { resources: 20, rounds: 1, mixed: 12, floor: [50], profile: 50, startupRuns: 3, listing: 1000 },
 };
 
 async function full(s: Setting, quick: boolean): Promise<BenchResults> {
@@ -40,6 +41,8 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   log(`load average at the start: ${loadAtStart.join(", ")}`);
   log("requests per operation");
   const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
+  log("start-up");
+  const start = await startup(s, size.startupRuns);
   log("listing");
   const list = await listing(size.listing);
   const cpu = await providerCpu();
@@ -73,6 +76,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
     floor: floorRows,
     engineProfile: profile,
     requests,
+    startup: start,
     listing: list,
     providerCpu: cpu,
   };
