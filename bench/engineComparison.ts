@@ -139,6 +139,14 @@ export async function compareThroughEngine(
   };
 }
 
+/**
+ * CPU of ours over the null provider's (the kernel's count for all the command's processes), the median of the
+ * rounds' ratios. On a shared machine it moves less than wall time, which waits on whatever else runs.
+ */
+export function cpuRatio(c: EngineComparison, p: Phase, v: Exclude<Variant, "null">): number {
+  return round2(median(c.samples.map((s) => s[v][p].totalCpuMs / s.null[p].totalCpuMs)));
+}
+
 export function summary(xs: PhaseSample[]): PhaseSummary {
   const m = (f: (x: PhaseSample) => number) => Math.round(median(xs.map(f)));
   const cpuMs: CpuByRole = {

@@ -1,4 +1,4 @@
-import { PHASES, type EngineComparison, type Phase } from "./engineComparison";
+import { cpuRatio, PHASES, type EngineComparison, type Phase } from "./engineComparison";
 import type { EngineProfile } from "./engineProfile";
 import type { FloorRow } from "./floor";
 import type { ListingFigures } from "./listing";
@@ -91,6 +91,7 @@ export function renderReport(r: BenchResults): string {
     "",
     ...ratioTable(r.mixed),
     "",
+    r.mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
   );
   lines.push(...floorSection(r), ...requestsSection(r), ...startupSection(r), ...stateSection(r), ...listingSection(r));
   return lines.join("\n");
@@ -101,6 +102,7 @@ function whatToExpect(r: BenchResults): string[] {
   const p = c.phases;
   const floorBig = r.floor[r.floor.length - 1];
   const floorSmall = r.floor[0];
+  const addedByCli = (p.up.dynamic.cpuMs.engine - p.up.null.cpuMs.engine) / (p.up.dynamic.totalCpuMs - p.up.null.totalCpuMs);
   const faster = floorBig.checkpoints.up.msPerResource > 1.2 * floorSmall.checkpoints.up.msPerResource;
   return [
     "## What to expect",
@@ -109,8 +111,13 @@ function whatToExpect(r: BenchResults): string[] {
     `  provider plugins, against ${s1(p.up.null.ms)} s for a provider that does nothing** (--parallel ${c.parallel}, ${c.latencyMs} ms per request).`,
     `  A no-op \`up\`: ${s1(p.noOpUp.dynamic.ms)} s / ${s1(p.noOpUp.plugin.ms)} s / ${s1(p.noOpUp.null.ms)} s; \`destroy\`: ${s1(p.destroy.dynamic.ms)} s / ${s1(p.destroy.plugin.ms)} s / ${s1(p.destroy.null.ms)} s.`,
     `- **Ours over a provider that does nothing**, wall time: dynamic ${ratioList(c, "dynamic")}, provider plugins`,
-    `  ${ratioList(c, "plugin")} (${PHASES.map((x) => PHASE_NAMES[x]).join(", ")}). The provider plugins' processes take`,
-    `  ${pct(p.up.plugin.pluginShare)} of the CPU of an \`up\` (the dynamic provider plugin ${pct(p.up.dynamic.pluginShare)}); the rest is the CLI and the program's process.`,
+    `  ${ratioList(c, "plugin")} (${PHASES.map((x) => PHASE_NAMES[x]).join(", ")}); CPU of all the command's processes: dynamic`,
+    `  ${cpuRatioList(c, "dynamic")}, provider plugins ${cpuRatioList(c, "plugin")}. On this shared machine wall time moves with`,
+    "  whatever else runs (see each variant's range below); CPU moves less. The provider plugins' processes take",
+    `  ${pct(p.up.plugin.pluginShare)} of the CPU of an \`up\` (the dynamic provider plugin ${pct(p.up.dynamic.pluginShare)}); the rest is the CLI's, and the program's process's.`,
+    `  Of the CPU the dynamic resources add to an \`up\`, ${pct(addedByCli)} is the CLI's: its CPU is ${(p.up.dynamic.cpuMs.engine / p.up.null.cpuMs.engine).toFixed(2)}× the null provider's for the dynamic`,
+    `  resources, whose state is ${(c.stateBytesPerResource.dynamic / c.stateBytesPerResource.null).toFixed(2)}× as large (${c.stateBytesPerResource.dynamic} bytes per resource against ${c.stateBytesPerResource.null}: outputs in their`,
+    "  normalised form, every default filled in), and every checkpoint writes all of it.",
     `- **The engine's floor ${faster ? "grows faster than the stack" : "grows with the stack"}.** An \`up\` of a provider that does nothing took`,
     `  ${r.floor.map((f) => `${s1(f.checkpoints.up.ms)} s for ${f.resources} resources`).join(", ")}: ${floorSmall.checkpoints.up.msPerResource} ms per resource`,
     `  at ${floorSmall.resources}, ${floorBig.checkpoints.up.msPerResource} at ${floorBig.resources}. With the file backend the CLI writes the whole state after every step,`,
@@ -150,7 +157,7 @@ function method(r: BenchResults): string[] {
     "that start the dynamic one). The kernel's own count of the CPU of the whole tree is given beside it: the",
     "difference is what processes spent after their last reading. Requests are counted at the emulator.",
     "",
-    "`npm run bench` runs everything (the sizes of this page; about an hour on a busy 2-core machine); `npm run bench --",
+    `\`npm run bench\` runs everything (the sizes of this page; ${Math.round(r.minutes)} minutes here); \`npm run bench --`,
     "--quick` a smaller run in a few minutes that writes `bench/results/quick.*` and leaves this page alone;",
     "`-- --compare [program] [resources] [rounds]` the comparison alone; `-- --floor <resources>...` the floor alone;",
     "`-- --render` this page again from `bench/results/latest.json`.",
@@ -162,15 +169,20 @@ function ratioList(c: EngineComparison, v: "dynamic" | "plugin"): string {
   return PHASES.map((p) => `${c.ratios[p][v].toFixed(2)}×`).join(" / ");
 }
 
+function cpuRatioList(c: EngineComparison, v: "dynamic" | "plugin"): string {
+  return PHASES.map((p) => `${cpuRatio(c, p, v).toFixed(2)}×`).join(" / ");
+}
+
 function ratioTable(c: EngineComparison): string[] {
   const lines = [
-    "| phase | null (s) | dynamic (s) | provider plugins (s) | dynamic / null | plugins / null | requests: dynamic / plugins |",
-    "|---|---|---|---|---|---|---|",
+    "| phase | null (s) | dynamic (s) | provider plugins (s) | dynamic / null | plugins / null | CPU: dynamic / null | CPU: plugins / null | requests: dynamic / plugins |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const p of PHASES) {
     const x = c.phases[p];
     lines.push(
-      `| ${PHASE_NAMES[p]} | ${s1(x.null.ms)} | ${s1(x.dynamic.ms)} | ${s1(x.plugin.ms)} | **${c.ratios[p].dynamic.toFixed(2)}** | **${c.ratios[p].plugin.toFixed(2)}** | ${x.dynamic.requests} / ${x.plugin.requests} |`,
+      `| ${PHASE_NAMES[p]} | ${s1(x.null.ms)} | ${s1(x.dynamic.ms)} | ${s1(x.plugin.ms)} | **${c.ratios[p].dynamic.toFixed(2)}** | **${c.ratios[p].plugin.toFixed(2)}** | ` +
+        `${cpuRatio(c, p, "dynamic").toFixed(2)} | ${cpuRatio(c, p, "plugin").toFixed(2)} | ${x.dynamic.requests} / ${x.plugin.requests} |`,
     );
   }
   return lines;
@@ -231,14 +243,17 @@ function floorSection(r: BenchResults): string[] {
     `From ${first.resources} to ${last.resources} resources (${growth(first.resources, last.resources)}× as many), an \`up\` of the null provider took`,
     `${growth(first.checkpoints.up.ms, last.checkpoints.up.ms)}× as long and \`destroy\` ${growth(first.checkpoints.destroy.ms, last.checkpoints.destroy.ms)}×; skipping checkpoints, ${growth(first.skipCheckpoints.up.ms, last.skipCheckpoints.up.ms)}× and`,
     `${growth(first.skipCheckpoints.destroy.ms, last.skipCheckpoints.destroy.ms)}×. A no-op \`up\` changes nothing, writes no checkpoint, and grows with the stack:`,
-    `${growth(first.checkpoints.noOpUp.ms, last.checkpoints.noOpUp.ms)}×.`,
+    `${growth(first.checkpoints.noOpUp.ms, last.checkpoints.noOpUp.ms)}×. The CLI's CPU in an \`up\` went from ${s1(first.checkpoints.up.engineCpuMs)} to ${s1(last.checkpoints.up.engineCpuMs)} s`,
+    `(${growth(first.checkpoints.up.engineCpuMs, last.checkpoints.up.engineCpuMs)}×), skipping checkpoints from ${s1(first.skipCheckpoints.up.engineCpuMs)} to ${s1(last.skipCheckpoints.up.engineCpuMs)} s. Each size ran once (the largest size's default run`,
+    "is the comparison's last round of the null provider); times move with the machine's load, CPU less.",
     "",
     "**Why.** With the file backend, the engine's snapshot manager (`pkg/backend/snapshot.go`) saves the whole",
     "state after every change of it, a step's start (an operation pending) and its end alike, and serves these one at",
     "a time: a step does not finish until its save is written (`SnapshotManager.mutate` waits for",
     "`defaultServiceLoop`). Each save serialises every resource to JSON, takes its MD5, copies the previous file to",
     "a backup and writes the new one (`diy.saveStack`), so each costs in proportion to the stack and a command of",
-    "N steps costs in proportion to N². A no-op `up` only elides those writes, as `destroy` shrinks them as it goes.",
+    "N steps costs in proportion to N². A no-op `up` changes nothing and so writes no checkpoint; the state a",
+    "`destroy` writes shrinks as it goes, so it grows less than an `up`.",
   );
   const profile = r.engineProfile;
   if (profile) {
