@@ -1,31 +1,47 @@
+import { cpuRatio, PHASES, type EngineComparison, type Phase } from "./engineComparison";
+import type { EngineProfile } from "./engineProfile";
+import type { FloorRow } from "./floor";
 import type { ListingFigures } from "./listing";
+import type { CpuByRole } from "./processTree";
 import type { ProviderCpuFigures } from "./providerCpu";
+import type { ResourceKind } from "./programs";
 import type { RequestCounts } from "./requestsPerOperation";
+import { median } from "./setting";
 import type { StartupFigures } from "./startup";
-import type { StepGenerationFigures } from "./stepGeneration";
-import type { OnePackageFigures } from "./onePackage";
-import { renderHeadline, renderThroughput } from "./throughputReport";
-import type { ThroughputFigures } from "./throughput";
 
 export interface BenchResults {
   date: string;
-  machine: { cpus: number; cpu?: string; memoryGiB: number; node: string };
-  requests: Record<string, RequestCounts>;
+  /** How long the whole run took. */
+  minutes: number;
+  machine: {
+    cpus: number;
+    cpu?: string;
+    memoryGiB: number;
+    node: string;
+    pulumi: string;
+    /** Load averages (1, 5, 15 minutes) as the run started and ended: the machine is shared. */
+    loadAverage: { start: number[]; end: number[] };
+  };
+  comparison: EngineComparison;
+  mixed: EngineComparison;
+  floor: FloorRow[];
+  engineProfile?: EngineProfile;
+  requests: Record<"dynamic" | "plugin", Record<ResourceKind, RequestCounts>>;
   startup: StartupFigures;
-  throughput: ThroughputFigures[];
-  stepGeneration: StepGenerationFigures;
   listing: ListingFigures;
   providerCpu: ProviderCpuFigures;
-  onePackage?: OnePackageFigures;
 }
 
+const PHASE_NAMES: Record<Phase, string> = { up: "`up`", noOpUp: "no-op `up`", destroy: "`destroy`" };
+const s1 = (ms: number) => (ms / 1000).toFixed(1);
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
 /**
- * Requests the Terraform providers make for the same operations, counted from their source (see
- * shared background research): a plan refreshes every resource (one read each) even when nothing changed;
- * the snapshot resource re-reads after every write; the workspace run task create reads the task and the
- * workspace before its POST.
+ * Requests the Terraform providers make for the same operations, counted from their source: a plan refreshes
+ * every resource (one read each) even when nothing changed; the snapshot resource re-reads after every write; the
+ * workspace run task create reads the task and the workspace before its POST.
  */
-const TERRAFORM: Record<string, RequestCounts & { source: string }> = {
+const TERRAFORM: Record<ResourceKind, RequestCounts & { source: string }> = {
   SnapshotAutoConfig: {
     create: 2,
     noOpUp: 1,
@@ -58,37 +74,224 @@ const TERRAFORM: Record<string, RequestCounts & { source: string }> = {
 const OPS: (keyof RequestCounts)[] = ["create", "noOpUp", "update", "refresh", "adopt", "delete"];
 
 export function renderReport(r: BenchResults): string {
-  const lines: string[] = [];
-  lines.push("# Benchmarks", "");
+  const c = r.comparison;
+  const m = r.machine;
+  const lines: string[] = ["# Benchmarks", ""];
   lines.push(
-    `Measured ${r.date.slice(0, 10)} on ${r.machine.cpus} cores (${r.machine.cpu ?? "unknown CPU"}), ${r.machine.memoryGiB} GiB, Node ${r.machine.node}.`,
+    `Measured ${r.date.slice(0, 10)} on ${m.cpus} cores (${m.cpu ?? "unknown CPU"}), ${m.memoryGiB} GiB, Node ${m.node}, Pulumi CLI ${m.pulumi},`,
+    `in ${r.minutes} minutes. The machine was shared with other work: load average ${m.loadAverage.start.join(", ")} at the start,`,
+    `${m.loadAverage.end.join(", ")} at the end (1, 5 and 15 minutes; ${m.cpus} cores). Absolute times are those of a busy machine; the`,
+    "ratios, measured in interleaved rounds, are the figures to compare.",
     "",
   );
-  lines.push("## Method", "");
+  lines.push(...whatToExpect(r), ...method(r), "## Ours against the engine's floor", "", ...renderComparison(c), "");
   lines.push(
-    "Every figure comes from the real plugin processes (`@pulumi/pulumi/cmd/dynamic-provider`, and the package's",
-    "provider plugins where named), driven through the",
-    "engine's sequences by the engine driver (`engine/`, the stand-in for the Pulumi engine), in a consumer",
-    "project where the packed package is installed, against the bundled emulator on loopback. Each `pulumi`",
-    "command starts a fresh plugin process, as the CLI does. Requests are counted at the emulator. For throughput",
-    "the emulator runs in a process of its own (a remote service does not share the engine's event loop) and adds",
-    "20 ms to every request, so the bound on requests per second is parallelism / 20 ms. CPU time per operation is",
-    "read from /proc for each of the three processes. The driver stands in for the engine, a Go program whose",
-    "cost per call is small: it speaks gRPC over a single HTTP/2 connection with no client library layers, so",
-    "that it takes as little as it can of the CPU it shares with the plugin. The provider plugins are driven the same",
-    "way by the driver's `NativeEngine`, each `pulumi-resource-*` started from the consumer project as the engine",
-    "starts it. Rerun with `npm run bench` (about half an hour; `npm run bench -- --quick` for a smaller run that",
-    "writes `bench/results/quick.*` and leaves this page alone); results go to `bench/results/latest.json` and this",
-    "page, which `npm run bench -- --render` writes again from those results. `npm run bench -- --ratios <resources>",
-    "<runs>` prints the headline table alone, `-- --startup <runs>` the start-up figures, and `-- --profile` the",
-    "plugins' CPU profiles by origin and function (written to `bench/results/profiles/`).",
+    `The same on a mixed program (${r.mixed.resources} resources: a third each of snapshot configurations, run tasks, and attachments of`,
+    `those tasks; both packages, so two plugin processes for the provider plugins; ${r.mixed.rounds} round):`,
+    "",
+    ...ratioTable(r.mixed),
+    "",
+    r.mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
+  );
+  lines.push(...floorSection(r), ...requestsSection(r), ...startupSection(r), ...stateSection(r), ...listingSection(r));
+  return lines.join("\n");
+}
+
+function whatToExpect(r: BenchResults): string[] {
+  const c = r.comparison;
+  const p = c.phases;
+  const floorBig = r.floor[r.floor.length - 1];
+  const floorSmall = r.floor[0];
+  const addedByCli = (p.up.dynamic.cpuMs.engine - p.up.null.cpuMs.engine) / (p.up.dynamic.totalCpuMs - p.up.null.totalCpuMs);
+  const faster = floorBig.checkpoints.up.msPerResource > 1.2 * floorSmall.checkpoints.up.msPerResource;
+  return [
+    "## What to expect",
+    "",
+    `- **An \`up\` of ${c.resources} resources took ${s1(p.up.dynamic.ms)} s with the dynamic resources and ${s1(p.up.plugin.ms)} s with the`,
+    `  provider plugins, against ${s1(p.up.null.ms)} s for a provider that does nothing** (--parallel ${c.parallel}, ${c.latencyMs} ms per request).`,
+    `  A no-op \`up\`: ${s1(p.noOpUp.dynamic.ms)} s / ${s1(p.noOpUp.plugin.ms)} s / ${s1(p.noOpUp.null.ms)} s; \`destroy\`: ${s1(p.destroy.dynamic.ms)} s / ${s1(p.destroy.plugin.ms)} s / ${s1(p.destroy.null.ms)} s.`,
+    `- **Ours over a provider that does nothing**, wall time: dynamic ${ratioList(c, "dynamic")}, provider plugins`,
+    `  ${ratioList(c, "plugin")} (${PHASES.map((x) => PHASE_NAMES[x]).join(", ")}); CPU of all the command's processes: dynamic`,
+    `  ${cpuRatioList(c, "dynamic")}, provider plugins ${cpuRatioList(c, "plugin")}. On this shared machine wall time moves with`,
+    "  whatever else runs (see each variant's range below); CPU moves less. The provider plugins' processes take",
+    `  ${pct(p.up.plugin.pluginShare)} of the CPU of an \`up\` (the dynamic provider plugin ${pct(p.up.dynamic.pluginShare)}); the rest is the CLI's, and the program's process's.`,
+    `  Of the CPU the dynamic resources add to an \`up\`, ${pct(addedByCli)} is the CLI's: its CPU is ${(p.up.dynamic.cpuMs.engine / p.up.null.cpuMs.engine).toFixed(2)}× the null provider's for the dynamic`,
+    `  resources, whose state is ${(c.stateBytesPerResource.dynamic / c.stateBytesPerResource.null).toFixed(2)}× as large (${c.stateBytesPerResource.dynamic} bytes per resource against ${c.stateBytesPerResource.null}: outputs in their`,
+    "  normalised form, every default filled in), and every checkpoint writes all of it.",
+    `- **The engine's floor ${faster ? "grows faster than the stack" : "grows with the stack"}.** An \`up\` of a provider that does nothing took`,
+    `  ${r.floor.map((f) => `${s1(f.checkpoints.up.ms)} s for ${f.resources} resources`).join(", ")}: ${floorSmall.checkpoints.up.msPerResource} ms per resource`,
+    `  at ${floorSmall.resources}, ${floorBig.checkpoints.up.msPerResource} at ${floorBig.resources}. With the file backend the CLI writes the whole state after every step,`,
+    "  one write at a time, each as large as the stack (see [the floor](#the-engines-floor-and-why-it-grows)); with those",
+    `  writes left to the end (\`PULUMI_SKIP_CHECKPOINTS=true\`) the same \`up\` took ${floorSmall.skipCheckpoints.up.msPerResource} and ${floorBig.skipCheckpoints.up.msPerResource} ms per resource.`,
+    "  Plan on these figures for a stack's size rather than on a cost per resource; splitting a large stack into",
+    "  several smaller ones shortens every command, as each writes a smaller state.",
+    "",
+  ];
+}
+
+function method(r: BenchResults): string[] {
+  const c = r.comparison;
+  return [
+    "## Method",
+    "",
+    "Every command goes through the real Pulumi engine: the `pulumi` CLI that `npm run engine` builds, with a file",
+    "backend in a temporary folder, run by an inline Automation API program (a Node.js process of its own) in a consumer",
+    "project where the packed package is installed, as a user installs it; the plugins are found on PATH as the",
+    "engine finds them (`pulumi-resource-pulumi-nodejs` for dynamic resources, the package's `pulumi-resource-*`).",
+    `Each command is a fresh CLI, program and plugin processes, with \`--parallel ${c.parallel}\`. The emulator runs in a`,
+    `process of its own, as a remote service would, and adds ${c.latencyMs} ms to every request, so that parallelism bounds`,
+    `throughput as it does against a real service (${c.parallel} requests in flight: at most ${Math.round((c.parallel * 1000) / c.latencyMs)} requests a second).`,
+    "",
+    "Three variants of one program run in each round, each starting the round in turn, so that all see the machine",
+    "in the same state:",
+    "",
+    "- **dynamic**: the package's dynamic resources (`RunTask`, ...), served by the dynamic provider plugin and our provider core;",
+    "- **provider plugins**: `pulumi.CustomResource`s of the plugins' tokens (`runtask:index:RunTask`, ...) in the same",
+    "  Node.js program, served by `pulumi-resource-runtask` (and `pulumi-resource-snapshot`);",
+    "- **null**: dynamic resources of a provider that does nothing and sends no request, installed as a module as",
+    "  ours is, so that its provider text in the state is the size of ours (the yardstick: the engine's own cost).",
+    "",
+    "Times are those of the Automation API's call (`stack.up()`, `stack.destroy()`). CPU is read from /proc for every",
+    "process under the program's process, every 100 ms, by role: the CLI (the engine), the program's process (the",
+    "language side: the program, the SDK, the Automation API), and the plugin processes (with the script and `node -e`",
+    "that start the dynamic one). The kernel's own count of the CPU of the whole tree is given beside it: the",
+    "difference is what processes spent after their last reading. Requests are counted at the emulator.",
+    "",
+    `\`npm run bench\` runs everything (the sizes of this page; ${Math.round(r.minutes)} minutes here); \`npm run bench --`,
+    "--quick` a smaller run in a few minutes that writes `bench/results/quick.*` and leaves this page alone;",
+    "`-- --compare [program] [resources] [rounds]` the comparison alone; `-- --floor <resources>...` the floor alone;",
+    "`-- --render` this page again from `bench/results/latest.json`.",
+    "",
+  ];
+}
+
+function ratioList(c: EngineComparison, v: "dynamic" | "plugin"): string {
+  return PHASES.map((p) => `${c.ratios[p][v].toFixed(2)}×`).join(" / ");
+}
+
+function cpuRatioList(c: EngineComparison, v: "dynamic" | "plugin"): string {
+  return PHASES.map((p) => `${cpuRatio(c, p, v).toFixed(2)}×`).join(" / ");
+}
+
+function ratioTable(c: EngineComparison): string[] {
+  const lines = [
+    "| phase | null (s) | dynamic (s) | provider plugins (s) | dynamic / null | plugins / null | CPU: dynamic / null | CPU: plugins / null | requests: dynamic / plugins |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const p of PHASES) {
+    const x = c.phases[p];
+    lines.push(
+      `| ${PHASE_NAMES[p]} | ${s1(x.null.ms)} | ${s1(x.dynamic.ms)} | ${s1(x.plugin.ms)} | **${c.ratios[p].dynamic.toFixed(2)}** | **${c.ratios[p].plugin.toFixed(2)}** | ` +
+        `${cpuRatio(c, p, "dynamic").toFixed(2)} | ${cpuRatio(c, p, "plugin").toFixed(2)} | ${x.dynamic.requests} / ${x.plugin.requests} |`,
+    );
+  }
+  return lines;
+}
+
+/** The comparison's tables: times and ratios, then CPU by process. */
+export function renderComparison(c: EngineComparison): string[] {
+  const lines = [
+    `${c.resources} ${c.program === "run tasks" ? "run tasks (one package)" : "resources of a mixed program"}, \`--parallel ${c.parallel}\`, median of ${c.rounds} round${c.rounds === 1 ? "" : "s"}; a ratio is the median of the`,
+    "rounds' ratios.",
+    "",
+    ...ratioTable(c),
+    "",
+    "CPU seconds of the command's processes, by role, and the plugins' share:",
+    "",
+    "| phase | variant | time (s), range | CLI | program | plugins | sampled (kernel's count) | plugins' share | plugin processes | emulator |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  const name = { dynamic: "dynamic", plugin: "provider plugins", null: "null" } as const;
+  for (const p of PHASES) {
+    for (const v of ["dynamic", "plugin", "null"] as const) {
+      const x = c.phases[p][v];
+      const sampled = sum(x.cpuMs);
+      const emulator = median(c.samples.map((sample) => sample[v][p].emulatorCpuMs));
+      lines.push(
+        `| ${PHASE_NAMES[p]} | ${name[v]} | ${s1(x.ms)} (${s1(x.msRange[0])}–${s1(x.msRange[1])}) | ${s1(x.cpuMs.engine)} | ${s1(x.cpuMs.language)} | ${s1(x.cpuMs.plugin)} | ` +
+          `${s1(sampled)} (${s1(x.totalCpuMs)}) | ${pct(x.pluginShare)} | ${x.pluginProcesses} | ${s1(emulator)} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function floorSection(r: BenchResults): string[] {
+  const lines = [
+    "## The engine's floor, and why it grows",
+    "",
+    "The null provider's commands as the stack grows, as users run them and with `PULUMI_SKIP_CHECKPOINTS=true` (the",
+    "engine then keeps the state in memory and writes it once, at the end of the command). Milliseconds per resource,",
+    "and the CLI's CPU seconds:",
+    "",
+    "| resources | `up` ms/resource | skipping checkpoints | no-op `up` | skipping | `destroy` | skipping | CLI CPU, `up` (s) | skipping |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const f of r.floor) {
+    const a = f.checkpoints;
+    const b = f.skipCheckpoints;
+    lines.push(
+      `| ${f.resources} | ${a.up.msPerResource} | ${b.up.msPerResource} | ${a.noOpUp.msPerResource} | ${b.noOpUp.msPerResource} | ${a.destroy.msPerResource} | ${b.destroy.msPerResource} | ` +
+        `${s1(a.up.engineCpuMs)} | ${s1(b.up.engineCpuMs)} |`,
+    );
+  }
+  const first = r.floor[0];
+  const last = r.floor[r.floor.length - 1];
+  const growth = (x: number, y: number) => (y / x).toFixed(1);
+  lines.push(
+    "",
+    `From ${first.resources} to ${last.resources} resources (${growth(first.resources, last.resources)}× as many), an \`up\` of the null provider took`,
+    `${growth(first.checkpoints.up.ms, last.checkpoints.up.ms)}× as long and \`destroy\` ${growth(first.checkpoints.destroy.ms, last.checkpoints.destroy.ms)}×; skipping checkpoints, ${growth(first.skipCheckpoints.up.ms, last.skipCheckpoints.up.ms)}× and`,
+    `${growth(first.skipCheckpoints.destroy.ms, last.skipCheckpoints.destroy.ms)}×. A no-op \`up\` changes nothing, writes no checkpoint, and grows with the stack:`,
+    `${growth(first.checkpoints.noOpUp.ms, last.checkpoints.noOpUp.ms)}×. The CLI's CPU in an \`up\` went from ${s1(first.checkpoints.up.engineCpuMs)} to ${s1(last.checkpoints.up.engineCpuMs)} s`,
+    `(${growth(first.checkpoints.up.engineCpuMs, last.checkpoints.up.engineCpuMs)}×), skipping checkpoints from ${s1(first.skipCheckpoints.up.engineCpuMs)} to ${s1(last.skipCheckpoints.up.engineCpuMs)} s. Each size ran once (the largest size's default run`,
+    "is the comparison's last round of the null provider); times move with the machine's load, CPU less.",
+    "",
+    "**Why.** With the file backend, the engine's snapshot manager (`pkg/backend/snapshot.go`) saves the whole",
+    "state after every change of it, a step's start (an operation pending) and its end alike, and serves these one at",
+    "a time: a step does not finish until its save is written (`SnapshotManager.mutate` waits for",
+    "`defaultServiceLoop`). Each save serialises every resource to JSON, takes its MD5, copies the previous file to",
+    "a backup and writes the new one (`diy.saveStack`), so each costs in proportion to the stack and a command of",
+    "N steps costs in proportion to N². A no-op `up` changes nothing and so writes no checkpoint; the state a",
+    "`destroy` writes shrinks as it goes, so it grows less than an `up`.",
+  );
+  const profile = r.engineProfile;
+  if (profile) {
+    lines.push(
+      "",
+      `The CLI's own profiler (\`--profiling\`, read with \`go tool pprof\`) during an \`up\` of ${profile.resources} resources of the null provider`,
+      `sampled ${profile.cpuSeconds.toFixed(1)} CPU seconds in the CLI, of which, by the functions each part runs under:`,
+      "",
+      "| part | function | share of the CLI's CPU |",
+      "|---|---|---|",
+      ...profile.shares.map((x) => `| ${x.part} | \`${x.function}\` | ${pct(x.share)} |`),
+    );
+  }
+  lines.push(
+    "",
+    "`PULUMI_SKIP_CHECKPOINTS` is not a setting to run with: a command interrupted with it leaves a state that knows",
+    "nothing of what it did, so objects it created are unknown to the next one (the package's `adopt` can take them",
+    "back, and `pulumi refresh` cannot). It is here to show where the time goes. The file backend writes whole states;",
+    "the CLI's Pulumi Cloud backend records each step's change in a journal instead (`pkg/backend/httpstate/journal`),",
+    "where the service supports it: not measured here, where no service is reached.",
     "",
   );
-  lines.push(...headline(r));
-  lines.push("## Requests per operation", "");
-  lines.push("| resource | " + OPS.join(" | ") + " |", "|---|" + OPS.map(() => "---").join("|") + "|");
-  for (const [kind, c] of Object.entries(r.requests)) {
-    lines.push(`| ${kind} | ${OPS.map((op) => `${c[op]} (Terraform ${TERRAFORM[kind]?.[op] ?? "?"})`).join(" | ")} |`);
+  return lines;
+}
+
+function requestsSection(r: BenchResults): string[] {
+  const lines = [
+    "## Requests per operation",
+    "",
+    "Through the engine, one resource of each kind in one stack, each command's requests counted at the emulator by",
+    "route; dynamic resources / provider plugins, then Terraform's count for the same operation:",
+    "",
+    `| resource | ${OPS.join(" | ")} |`,
+    `|---|${OPS.map(() => "---").join("|")}|`,
+  ];
+  for (const kind of Object.keys(TERRAFORM) as ResourceKind[]) {
+    const cell = (op: keyof RequestCounts) => `${r.requests.dynamic[kind][op]} / ${r.requests.plugin[kind][op]} (Terraform ${TERRAFORM[kind][op]})`;
+    lines.push(`| ${kind} | ${OPS.map(cell).join(" | ")} |`);
   }
   lines.push("", "Terraform counts, from the providers' source:", "");
   for (const [kind, t] of Object.entries(TERRAFORM)) lines.push(`- ${kind}: ${t.source}.`);
@@ -96,31 +299,25 @@ export function renderReport(r: BenchResults): string {
     "",
     "A no-op `up` makes no request: `diff` compares the program with the state, and the engine refreshes only on",
     "`pulumi refresh` (or `up --refresh`). A snapshot configuration's create reads first, so that an existing",
-    "configuration is never overwritten silently; adoption is that read plus the write.",
+    "configuration is never overwritten silently. The emulator answers an attachment's create with 204 and no body,",
+    "as the spec says, so the provider lists the workspace's attachments to learn the new one's id. Adoption is an",
+    "`up` with `adopt: true` from a state that has never seen the objects: its check reads the object to say what the",
+    "create will take over (a notice the CLI shows, in a preview too), then the create reads it and writes it once.",
     "",
   );
-  lines.push("## Throughput at scale", "");
-  lines.push(...renderThroughput(r.throughput, r.machine.cpus, r.providerCpu));
-  const g = r.stepGeneration;
-  lines.push(
-    "**How the real engine schedules.** The driver runs a resource's Check, Diff and step together in one of",
-    "`parallelism` slots. The Pulumi engine calls Check and Diff from its step generator, one resource at a time",
-    "(Diff moves to the workers only with `PULUMI_PARALLEL_DIFF`), and bounds only the steps by `--parallel`",
-    "(whose default is four per CPU in current CLIs). One-at-a-time Check plus Diff through this plugin took",
-    `${g.checkAndDiffMs} ms per resource (a no-op \`up\` of ${g.resources} resources at parallelism 1: ${g.ms} ms), so a real \`up\` generates at`,
-    `most about ${g.perSecond} steps per second whatever its parallelism, less for creates' and updates' share of the`,
-    "plugin's CPU. The engine's own client is cheaper per call than this driver, so the real figure is somewhat",
-    "higher; at parallelism 64 this, not the bound, is the first limit.",
+  return lines;
+}
+
+function startupSection(r: BenchResults): string[] {
+  const { check, create, createFirstCommand: cold, plugin, runs } = r.startup;
+  return [
+    "## Start-up",
     "",
-  );
-  lines.push("## Start-up", "");
-  const { check, create, createFirstCommand: cold, native } = r.startup;
-  lines.push(
-    `Median of ${r.startup.runs} runs each, from starting the plugin process to the end of its first operation, with a provider`,
-    "that does nothing and with ours. What our code adds (loading and first running it) is the difference of the",
-    "medians from the moment the plugin is up: its own start, the same for both, varies by a hundred milliseconds",
-    "from run to run. Target: at most 50 ms added to an up's first create, with the compile cache that earlier",
-    "commands left.",
+    `Each plugin started as the engine starts it (found on PATH, the engine's address as its argument, its port read`,
+    `from its stdout) and driven over gRPC to its first answers; median of ${runs} runs each, the null provider's and ours`,
+    "alternating. What our code adds (loading it and running it first) is the difference of the medians from the",
+    "moment the plugin printed its port: the plugin's own start, the same for both, varies from run to run with the",
+    "machine's load. The engine starts one plugin process per provider per command.",
     "",
     "| first operation | null provider (ms) | ours (ms) | added (ms) |",
     "|---|---|---|---|",
@@ -128,90 +325,39 @@ export function renderReport(r: BenchResults): string {
     `| Check, then Create (an up's first resource) | ${create.nullProviderMs} | ${create.providerMs} | **${create.addedMs}** |`,
     `| the same, first command after installation (empty compile cache) | ${cold.nullProviderMs} | ${cold.providerMs} | ${cold.addedMs} |`,
     "",
-  );
-  if (native) {
-    lines.push(
-      `The provider plugin \`pulumi-resource-snapshot\` from its process's start (same runs, warm cache): first answer`,
-      `${native.firstAnswerMs} ms, first Check ${native.checkMs} ms, first Create ${native.createMs} ms, against ${create.providerMs} ms to the dynamic plugin's`,
-      "first Create: it loads gRPC, the protobuf messages and its own bundle, not the whole Pulumi SDK.",
-      "",
-    );
-  }
-  lines.push(
-    "The provider core is one bundle (`dist/provider/core.bundle.js`, with the parts of zod it uses), loaded after",
-    "the compile cache is on; its HTTP client loads only undici's agent and request modules, when the first request",
-    "goes out, so a preview never loads it. Every command after the first reads the compiled code from the cache",
-    "(see [behaviour.md](behaviour.md#performance)).",
+    `The provider plugin \`pulumi-resource-snapshot\` from its process's start: first answer ${plugin.firstAnswerMs} ms, first Check`,
+    `${plugin.checkMs} ms, first Create ${plugin.createMs} ms, against ${create.providerMs} ms to the dynamic plugin's first Create: it loads gRPC,`,
+    "the protobuf messages and its own bundle, not the whole Pulumi SDK.",
     "",
-  );
-  lines.push("## State size", "");
-  const big = r.throughput[r.throughput.length - 1];
-  lines.push(
-    `\`__provider\` text: **${big.providerTextBytes} bytes** per resource (target: under 2 KB); it is stored twice per resource`,
-    `(inputs and outputs). Whole state: ${big.stateBytesPerResource} bytes per resource at ${big.resources} resources.`,
-    "",
-  );
-  lines.push("## Listing", "");
-  lines.push(
-    `\`listRunTasks\` over ${r.listing.tasks} tasks: ${r.listing.requests} requests (page size 100), ${r.listing.ms} ms with ${r.listing.latencyMs} ms per request.`,
-    "",
-  );
-  return lines.join("\n");
+  ];
 }
 
-/** The headline: the ratios that are targets, with a verdict for each. */
-function headline(r: BenchResults): string[] {
-  const lines = ["## Headline", ""];
-  lines.push(
-    "Plugin CPU per operation at the largest stack, median of interleaved rounds (each round runs ours, the null",
-    "provider, the bare-request provider, the same-request provider and the provider plugins one after another, so",
-    "that all see the machine in the same state). The yardsticks, all through the same plugin, driver and program:",
+function stateSection(r: BenchResults): string[] {
+  const c = r.comparison;
+  return [
+    "## State size",
     "",
-    "- **bare requests**: sends as many requests as ours, each a GET answered with a small 404, and does nothing else;",
-    "- **same requests**: sends exactly our requests (methods, paths, headers, JSON bodies) and parses the answers,",
-    "  and does nothing else: what any provider speaking these APIs over undici pays;",
-    "- **null**: sends nothing (the dynamic plugin's own gRPC and protobuf cost);",
-    "- **provider plugins**: the same program on `pulumi-resource-snapshot` and `pulumi-resource-runtask`, both",
-    "  processes' CPU, driven as the engine drives them.",
+    `\`__provider\` text: **${c.providerTextBytes.dynamic ?? "-"} bytes** per resource (the null provider's: ${c.providerTextBytes.null ?? "-"}); it is stored twice per`,
+    `resource (inputs and outputs). Whole state file after \`up\` of ${c.resources} run tasks, bytes per resource: dynamic`,
+    `${c.stateBytesPerResource.dynamic}, provider plugins ${c.stateBytesPerResource.plugin}, null ${c.stateBytesPerResource.null}. Every checkpoint writes all of it.`,
     "",
-  );
-  lines.push(...renderHeadline(r.throughput), "");
-  const largest = r.throughput.filter((t) => t.resources === Math.max(...r.throughput.map((x) => x.resources)));
-  const ratios = (f: (t: (typeof largest)[number], p: "create" | "noOpUp" | "update" | "delete") => number | undefined) =>
-    largest.flatMap((t) => (["create", "noOpUp", "update", "delete"] as const).map((p) => f(t, p))).filter((x): x is number => x !== undefined);
-  const range = (xs: number[]) => (xs.length ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}` : "-");
-  const bare = ratios((t, p) =>
-    t.oursPluginCpuMs?.[p] !== undefined && t.bareRequestPluginCpuMs?.[p] ? t.oursPluginCpuMs[p]! / t.bareRequestPluginCpuMs[p]! : undefined,
-  );
-  const same = ratios((t, p) =>
-    t.oursPluginCpuMs?.[p] !== undefined && t.sameRequestPluginCpuMs?.[p] ? t.oursPluginCpuMs[p]! / t.sameRequestPluginCpuMs[p]! : undefined,
-  );
-  const native = ratios((t, p) =>
-    t.nativePluginCpuMs?.[p] !== undefined && t.oursPluginCpuMs?.[p] ? t.nativePluginCpuMs[p]! / t.oursPluginCpuMs[p]! : undefined,
-  );
-  lines.push(
-    `- **ours / bare requests, target at most 1.10**: ${range(bare)}; ${bare.every((x) => x <= 1.1) ? "met in every phase" : "not met in every phase"}.`,
-    "  Against the same requests ours is " + range(same) + ": what remains over the bare GETs is the requests themselves (JSON bodies",
-    "  sent and parsed, documents rather than small errors, larger outputs through the plugin's protobuf) more than",
-    "  our code. `npm run bench -- --profile` shows where the CPU goes: our bundle's own functions (check with its",
-    "  zod schemas, the diff, the wire mapping both ways, the HTTP core) take 0.1–0.3 ms per operation, spread over",
-    "  many small pieces, the rest is Node, undici, gRPC and protobuf work that the same requests cost any client.",
-    `- **provider plugins / dynamic plugin, target at most 1.00**: ${range(native)} for this mixed program, which needs`,
-    "  both plugins: two processes where the dynamic provider has one, each with its own gRPC server, event loop and",
-    "  connections, each busy half the time.",
-  );
-  const one = r.onePackage;
-  if (one) {
-    const row = (p: "create" | "noOpUp" | "delete") =>
-      `${p} ${one.native[p].toFixed(2)} / ${one.dynamic[p].toFixed(2)} (${(one.native[p] / one.dynamic[p]).toFixed(2)})`;
-    lines.push(
-      `  For a program of one package (${one.resources} run tasks, parallelism ${one.parallelism}, median of ${one.runs}), one plugin against the`,
-      `  dynamic one, ms/op: ${row("create")}, ${row("noOpUp")}, ${row("delete")}.`,
-    );
-  }
-  lines.push(
-    `- **start-up, target at most 50 ms added to an up's first create (warm cache)**: ${r.startup.create.addedMs} ms; ${r.startup.create.addedMs <= 50 ? "met" : "not met"} (see Start-up).`,
+  ];
+}
+
+function listingSection(r: BenchResults): string[] {
+  const cpu = Object.entries(r.providerCpu.checkAndDiffMicros)
+    .map(([k, v]) => `${k} ${v} µs`)
+    .join(", ");
+  return [
+    "## Listing, and the provider's own work",
     "",
-  );
-  return lines;
+    `\`listRunTasks\` over ${r.listing.tasks} tasks: ${r.listing.requests} requests (page size 100), ${r.listing.ms} ms with ${r.listing.latencyMs} ms per request.`,
+    "",
+    `Check plus diff of one resource in process, without the plugin or the network: ${cpu}.`,
+    "",
+  ];
+}
+
+function sum(x: CpuByRole): number {
+  return x.engine + x.language + x.plugin + x.other;
 }

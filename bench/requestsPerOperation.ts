@@ -1,7 +1,9 @@
-import type { ConsumerProject, ProgramSpec } from "../engine";
-import { world, type World } from "./harness";
+import { startEmulator, type Emulator } from "../emulator";
+import { BenchStack } from "./benchStack";
+import { BENCH_WORKSPACE, type ResourceDescription, type ResourceKind } from "./programs";
+import { benchConfig, EMULATOR_OPTIONS, type Setting } from "./setting";
 
-/** Requests one resource's operations make, counted at the emulator, by resource type. */
+/** Requests one resource's operations make, counted at the emulator. */
 export interface RequestCounts {
   create: number;
   noOpUp: number;
@@ -11,71 +13,70 @@ export interface RequestCounts {
   delete: number;
 }
 
-const WS = "ws-bench";
+const KINDS: ResourceKind[] = ["SnapshotAutoConfig", "RunTask", "WorkspaceRunTask"];
 
-function programs(kind: string): { base: ProgramSpec; changed: ProgramSpec; adopted: ProgramSpec; routes: RegExp } {
-  switch (kind) {
-    case "SnapshotAutoConfig": {
-      const args = { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" };
-      return {
-        base: { snapshots: [{ resource: "cfg", args }] },
-        changed: { snapshots: [{ resource: "cfg", args: { ...args, retain: 3 } }] },
-        adopted: { snapshots: [{ resource: "cfg", args: { ...args, adopt: true } }] },
-        routes: /^\w+ \/v1\//,
-      };
-    }
-    case "RunTask": {
-      const args = { url: "https://hooks.example.com/x", hmacKey: "k" };
-      return {
-        base: { runTasks: [{ resource: "task", args }] },
-        changed: { runTasks: [{ resource: "task", args: { ...args, enabled: false } }] },
-        adopted: { runTasks: [{ resource: "task", args: { ...args, adopt: true } }] },
-        routes: /^\w+ \/api\/v2\/(organizations\/:org\/tasks|tasks)/,
-      };
-    }
-    default: {
-      const task = { resource: "task", args: { url: "https://hooks.example.com/x" } };
-      const args = { workspaceId: WS, enforcementLevel: "advisory" };
-      return {
-        base: { runTasks: [task], attachments: [{ resource: "attach", task: "task", args }] },
-        changed: { runTasks: [task], attachments: [{ resource: "attach", task: "task", args: { ...args, enforcementLevel: "mandatory" } }] },
-        adopted: { runTasks: [task], attachments: [{ resource: "attach", task: "task", args: { ...args, adopt: true } }] },
-        routes: /^\w+ \/api\/v2\/workspaces\//,
-      };
-    }
-  }
+/** The routes of each kind's requests. */
+const ROUTES: Record<ResourceKind, RegExp> = {
+  SnapshotAutoConfig: /^\w+ \/v1\//,
+  RunTask: /^\w+ \/api\/v2\/(organizations\/:org\/tasks|tasks)/,
+  WorkspaceRunTask: /^\w+ \/api\/v2\/workspaces\//,
+};
+
+/** One resource of each kind, the attachment of the task; `change` changes each one's argument, `adopt` adopts all. */
+function program(change: boolean, adopt: boolean): ResourceDescription[] {
+  const extra = adopt ? { adopt: true } : {};
+  return [
+    {
+      kind: "SnapshotAutoConfig",
+      name: "cfg",
+      args: { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b", ...(change ? { retain: 3 } : {}), ...extra },
+    },
+    { kind: "RunTask", name: "task", args: { url: "https://hooks.example.com/x", hmacKey: "k", ...(change ? { enabled: false } : {}), ...extra } },
+    {
+      kind: "WorkspaceRunTask",
+      name: "attach",
+      task: "task",
+      args: { workspaceId: BENCH_WORKSPACE, enforcementLevel: change ? "mandatory" : "advisory", ...extra },
+    },
+  ];
 }
 
-async function count(w: World, routes: RegExp, run: () => Promise<unknown>): Promise<number> {
-  w.emulator.requests.reset();
-  await run();
-  return Object.entries(w.emulator.requests.byRoute())
-    .filter(([route]) => routes.test(route))
-    .reduce((n, [, c]) => n + c, 0);
+/**
+ * Requests per operation of each resource, through the real engine, for the dynamic resources and the provider
+ * plugins: the commands of one stack of the three kinds, each command's requests told apart by route. Adoption is an
+ * `up` with `adopt: true` on a second stack (a state that has never seen the objects), which then destroys them.
+ */
+export async function requestsPerOperation(setting: Setting, variant: "dynamic" | "plugin"): Promise<Record<ResourceKind, RequestCounts>> {
+  const emulator = await startEmulator({ ...EMULATOR_OPTIONS, faults: undefined });
+  const config = benchConfig(emulator.url);
+  const stack = new BenchStack(setting.project, setting.engine, `requests-${variant}`, config);
+  const adopting = new BenchStack(setting.project, setting.engine, `requests-adopt-${variant}`, config);
+  const counts = {} as Record<keyof RequestCounts, Record<ResourceKind, number>>;
+  const count = async (op: keyof RequestCounts, command: () => Promise<unknown>) => {
+    emulator.requests.reset();
+    await command();
+    counts[op] = byKind(emulator);
+  };
+  try {
+    await count("create", () => stack.up(variant, program(false, false)));
+    await count("noOpUp", () => stack.up(variant, program(false, false)));
+    await count("update", () => stack.up(variant, program(true, false)));
+    await count("refresh", () => stack.refresh(variant, program(true, false)));
+    await count("adopt", () => adopting.up(variant, program(true, true)));
+    await count("delete", () => adopting.destroy(variant));
+  } finally {
+    stack.remove();
+    adopting.remove();
+    await emulator.close();
+  }
+  return Object.fromEntries(
+    KINDS.map((kind) => [kind, Object.fromEntries(Object.entries(counts).map(([op, c]) => [op, c[kind]])) as unknown as RequestCounts]),
+  ) as Record<ResourceKind, RequestCounts>;
 }
 
-export async function requestsPerOperation(fixture: ConsumerProject): Promise<Record<string, RequestCounts>> {
-  const out: Record<string, RequestCounts> = {};
-  for (const kind of ["SnapshotAutoConfig", "RunTask", "WorkspaceRunTask"]) {
-    const w = await world(fixture, { runTask: { organizations: [{ name: "emulator-org", workspaces: [{ id: WS, name: "bench" }] }] } });
-    try {
-      const p = programs(kind);
-      const base = fixture.capture(p.base);
-      const create = await count(w, p.routes, () => w.engine.up(base));
-      const noOpUp = await count(w, p.routes, () => w.engine.up(base));
-      const update = await count(w, p.routes, () => w.engine.up(fixture.capture(p.changed)));
-      const refresh = await count(w, p.routes, () => w.engine.refresh());
-      // Adoption: forget the state (the object stays), then create with adopt: true.
-      const state = w.engine.state();
-      const kept = kind === "WorkspaceRunTask" ? state.resources.filter((r) => r.name === "task") : [];
-      state.resources = kept;
-      state.save();
-      const adopt = await count(w, p.routes, () => w.engine.up(fixture.capture(p.adopted)));
-      const del = await count(w, p.routes, () => w.engine.destroy());
-      out[kind] = { create, noOpUp, update, refresh, adopt, delete: del };
-    } finally {
-      await w.close();
-    }
-  }
-  return out;
+function byKind(emulator: Emulator): Record<ResourceKind, number> {
+  const routes = Object.entries(emulator.requests.byRoute());
+  return Object.fromEntries(
+    KINDS.map((kind) => [kind, routes.filter(([route]) => ROUTES[kind].test(route)).reduce((n, [, c]) => n + c, 0)]),
+  ) as Record<ResourceKind, number>;
 }

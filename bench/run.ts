@@ -1,105 +1,119 @@
 /**
- * `npm run bench`: cost per operation, throughput at scale, start-up, state size and listing, measured with the
- * emulator and the engine driver (engine/) around the real plugin process. Writes
- * bench/results/latest.json and docs/benchmarks.md; `-- --quick` a smaller run to bench/results/quick.*, and
- * `-- --render` the page alone, from the last results; `-- --profile` where the plugin's CPU goes (bench/profile.ts).
+ * `npm run bench`: the package through the real Pulumi engine (the `pulumi` CLI, inline Automation API programs)
+ * against the emulator, beside a provider that does nothing; how the engine's own floor grows with the stack and
+ * why; requests per operation; start-up; listing. Writes bench/results/latest.json and docs/benchmarks.md.
+ *
+ *   -- --quick                       small sizes, a few minutes: bench/results/quick.{json,md}, the page left alone
+ *   -- --render                      the page again from bench/results/latest.json
+ *   -- --compare [program] [n] [rounds]   the comparison alone ("run tasks" or "mixed"), printed
+ *   -- --floor <n>...                the null provider's floor at these sizes alone, printed
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { repositoryRoot } from "../demo/repository";
+import { compareThroughEngine, type ProgramName, type Sequence } from "./engineComparison";
+import { engineProfile } from "./engineProfile";
+import { floor } from "./floor";
 import { listing } from "./listing";
-import { createConsumerProject } from "./harness";
-import { onePackage } from "./onePackage";
-import { profile } from "./profile";
 import { providerCpu } from "./providerCpu";
+import { renderComparison, renderReport, type BenchResults } from "./report";
 import { requestsPerOperation } from "./requestsPerOperation";
-import { renderReport, type BenchResults } from "./report";
+import { loadAverage, setting, type Setting } from "./setting";
 import { startup } from "./startup";
-import { stepGeneration } from "./stepGeneration";
-import { throughput } from "./throughput";
-import { renderHeadline } from "./throughputReport";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = repositoryRoot(__dirname);
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const args = process.argv.slice(2);
+const after = (flag: string) => args.slice(args.indexOf(flag) + 1);
+
+/** The sizes of a run: the full one, and the quick one (a smoke test of the same code). */
+const SIZES = {
+  full: { resources: 1000, rounds: 2, mixed: 300, floor: [100, 200, 500], profile: 500, startupRuns: 9, listing: 10_000 },
+  quick: { resources: 20, rounds: 1, mixed: 12, floor: [50], profile: 50, startupRuns: 3, listing: 1000 },
+};
+
+async function full(s: Setting, quick: boolean): Promise<BenchResults> {
+  const size = quick ? SIZES.quick : SIZES.full;
+  const started = Date.now();
+  const loadAtStart = loadAverage();
+  log(`load average at the start: ${loadAtStart.join(", ")}`);
+  log("requests per operation");
+  const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
+  log("start-up");
+  const start = await startup(s, size.startupRuns);
+  log("listing");
+  const list = await listing(size.listing);
+  const cpu = await providerCpu();
+  log(`the CLI's profile of an up of ${size.profile} resources of the null provider`);
+  const profile = await engineProfile(s, size.profile);
+  const mixed = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
+  const comparison = await compareThroughEngine(s, "run tasks", size.resources, size.rounds, log);
+  // The comparison's null runs are the floor's largest size, as users run it; only the experiment runs again.
+  const known = new Map<number, Sequence>([[size.resources, { ...comparison.samples[comparison.samples.length - 1].null, stateBytes: 0 }]]);
+  const floorRows = await floor(
+    s,
+    [...size.floor, size.resources].sort((a, b) => a - b),
+    known,
+    log,
+  );
+  const loadAtEnd = loadAverage();
+  log(`load average at the end: ${loadAtEnd.join(", ")}`);
+  return {
+    date: new Date().toISOString(),
+    minutes: Math.round((Date.now() - started) / 6000) / 10,
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      pulumi: spawnSync(s.engine.cli, ["version"], { encoding: "utf8" }).stdout.trim(),
+      loadAverage: { start: loadAtStart, end: loadAtEnd },
+    },
+    comparison,
+    mixed,
+    floor: floorRows,
+    engineProfile: profile,
+    requests,
+    startup: start,
+    listing: list,
+    providerCpu: cpu,
+  };
+}
+
+const FLAGS = ["--quick", "--render", "--compare", "--floor"];
 
 async function main(): Promise<void> {
-  if (process.argv.includes("--render")) {
-    // The page again from the last full run's results, after a change to the report alone.
+  const unknown = args.filter((a) => a.startsWith("-") && !FLAGS.includes(a));
+  if (unknown.length) throw new Error(`unknown option ${unknown.join(", ")}: the options are ${FLAGS.join(", ")} (see bench/run.ts)`);
+  if (args.includes("--render")) {
     const results = JSON.parse(readFileSync(join(ROOT, "bench/results/latest.json"), "utf8")) as BenchResults;
     writeFileSync(join(ROOT, "docs/benchmarks.md"), renderReport(results));
     return;
   }
-  const quick = process.argv.includes("--quick");
-  const fixture = createConsumerProject();
-  if (process.argv.includes("--ratios")) {
-    // The headline ratios alone, for quick comparisons while working: `-- --ratios <resources> <runs>`.
-    const [n = "1000", runs = "1"] = process.argv.slice(process.argv.indexOf("--ratios") + 1);
-    try {
-      const figures = [];
-      for (const parallelism of [16, 64]) figures.push(await throughput(fixture, Number(n), parallelism, Number(runs)));
-      process.stdout.write(`${renderHeadline(figures).join("\n")}\n`);
-    } finally {
-      fixture.remove();
-    }
-    return;
-  }
-  if (process.argv.includes("--startup")) {
-    // Start-up alone: `-- --startup <runs>`.
-    const [runs = "5"] = process.argv.slice(process.argv.indexOf("--startup") + 1);
-    try {
-      process.stdout.write(`${JSON.stringify(await startup(fixture, Number(runs)), null, 2)}\n`);
-    } finally {
-      fixture.remove();
-    }
-    return;
-  }
-  if (process.argv.includes("--profile")) {
-    try {
-      process.stdout.write(`${await profile(fixture, join(ROOT, "bench/results/profiles"))}\n`);
-    } finally {
-      fixture.remove();
-    }
-    return;
-  }
+  const s = setting();
   try {
-    const log = (what: string) => process.stderr.write(`bench: ${what}\n`);
-    log("requests per operation");
-    const requests = await requestsPerOperation(fixture);
-    log("start-up");
-    const start = await startup(fixture, quick ? 3 : 9);
-    const scale: Awaited<ReturnType<typeof throughput>>[] = [];
-    for (const parallelism of [16, 64]) {
-      for (const n of quick ? [10, 100] : [10, 100, 1000]) {
-        log(`throughput: ${n} resources at parallelism ${parallelism}`);
-        scale.push(await throughput(fixture, n, parallelism, quick ? 1 : 3));
-      }
+    if (args.includes("--compare")) {
+      const [program = "run tasks", n = "100", rounds = "1"] = after("--compare");
+      const comparison = await compareThroughEngine(s, program as ProgramName, Number(n), Number(rounds), log);
+      process.stdout.write(`${renderComparison(comparison).join("\n")}\n`);
+      return;
     }
-    log("Check and Diff one resource at a time, as the engine's step generator calls them");
-    const steps = await stepGeneration(fixture, quick ? 100 : 1000);
-    log("one package: the provider plugin against the dynamic plugin");
-    const one = await onePackage(fixture, quick ? 200 : 900, 16, quick ? 1 : 3);
-    log("provider CPU per operation");
-    const cpu = await providerCpu();
-    log("listing");
-    const list = await listing(quick ? 1000 : 10_000);
-    const results = {
-      date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-      requests,
-      startup: start,
-      throughput: scale,
-      stepGeneration: steps,
-      listing: list,
-      providerCpu: cpu,
-      onePackage: one,
-    };
+    if (args.includes("--floor")) {
+      process.stdout.write(`${JSON.stringify(await floor(s, after("--floor").map(Number), new Map(), log), null, 2)}\n`);
+      return;
+    }
+    const quick = args.includes("--quick");
+    const results = await full(s, quick);
     mkdirSync(join(ROOT, "bench/results"), { recursive: true });
     // A quick run is a smoke test: it leaves the published figures alone.
     const [json, page] = quick ? ["bench/results/quick.json", "bench/results/quick.md"] : ["bench/results/latest.json", "docs/benchmarks.md"];
-    writeFileSync(join(ROOT, json), JSON.stringify(results, null, 2) + "\n");
+    writeFileSync(join(ROOT, json), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(ROOT, page), renderReport(results));
-    log(`wrote ${json} and ${page}`);
+    log(`wrote ${json} and ${page} (${results.minutes} minutes)`);
   } finally {
-    fixture.remove();
+    s.remove();
   }
 }
 
