@@ -122,7 +122,9 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
     const existing = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
       code: "conflict",
-      message: expect.stringContaining(`run task "scanner" of organization "emulator-org" already exists (${existing.id}); a create never overwrites it. `),
+      message: expect.stringContaining(
+        `run task "scanner" of organization "emulator-org" already exists (${existing.id}); a create never overwrites it. `,
+      ),
     });
     const workspaceId = emulator.runTask.workspace("network").id;
     emulator.runTask.addWorkspaceTask(workspaceId, existing.id);
