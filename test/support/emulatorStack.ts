@@ -1,5 +1,4 @@
 import { DEFAULT_SNAPSHOT_TOKEN, type Emulator } from "../../emulator";
-import type { NativeResource } from "../../engine";
 
 /** The run task token the scenario emulators are started with (as an owner, `tokens: { [RUNTASK_TOKEN]: ... }`). */
 export const RUNTASK_TOKEN = "emulator-runtask-token";
@@ -13,23 +12,4 @@ export function emulatorStackConfig(emulator: Emulator, organization = "acme"): 
     "snapshot:address": emulator.url,
     "snapshot:token": DEFAULT_SNAPSHOT_TOKEN,
   };
-}
-
-/**
- * Resources of a provider-plugin program in `project` (stack `dev`): `@id:<task>` in an input stands for the id of
- * that RunTask, which the resource then depends on.
- */
-export function nativeResources(project: string) {
-  const urn = (token: string, name: string) => `urn:pulumi:dev::${project}::${token}::${name}`;
-  const resource = (token: string, name: string, inputs: Record<string, unknown>, extra: Partial<NativeResource> = {}): NativeResource => ({
-    urn: urn(token, name),
-    token,
-    name,
-    inputs,
-    dependencies: Object.values(inputs)
-      .filter((v): v is string => typeof v === "string" && v.startsWith("@id:"))
-      .map((v) => urn("runtask:index:RunTask", v.slice(4))),
-    ...extra,
-  });
-  return { urn, resource };
 }

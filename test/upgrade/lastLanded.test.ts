@@ -1,109 +1,105 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
-import {
-  createConsumerProject,
-  dynamicProviderPlugin,
-  Engine,
-  NativeEngine,
-  type ConsumerProject,
-  type NativeResource,
-  type ProgramSpec,
-} from "../../engine";
-import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import type { EmulatorData } from "../../emulator/savedData";
+import type { ConsumerProject } from "../../demo/consumerProject";
+import { EngineStack, engineProject, type ProgramSpec } from "../support/engine/engineStack";
+import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 
 /**
- * State is a contract: a stack made by the last landed version upgrades with no diff, no replacement and no write.
- * `fixtures/last-landed.json` holds what that version left (made by its own provider, engine drivers and emulator
- * from a checkout of it): the engine states of a dynamic-provider stack and of a provider-plugin stack, two of each
- * resource (defaults left out and set, secrets, global settings, stages), and what the service held then. Here the
- * service is put back as it was, the states are loaded, and this version runs preview, up, refresh and up again on
- * the same programs; then it destroys what the old version made.
- *
- * After a landing, write it afresh from a built checkout of the landed version with `makeFixture.js` beside this
- * file (docs/contributing.md, "State upgrades").
+ * State is a contract: stacks made by the last landed version upgrade to this one with no diff, no replacement and
+ * no write. The fixture (`fixtures/last-landed.json`, written by `makeFixture.js` from a checkout of that version)
+ * holds what that version's dynamic resources and provider plugins left through the Pulumi engine: the file
+ * backend's files, each stack's settings (secrets encrypted with its passphrase) and what the service held. Here the
+ * emulator starts from that, the stacks from those files, and this version runs preview, up, refresh and up again
+ * on them through the engine: nothing changes and nothing is written; then destroy empties the service.
  */
-type Props = Record<string, unknown>;
-type HeldState = { resource: NativeResource; id: string; inputs: Props; outputs: Props };
+jest.setTimeout(300_000);
+
 interface Fixture {
-  emulator: Record<"organizations" | "workspaces" | "tasks" | "workspaceTasks" | "snapshotConfigs", [string, unknown][]>;
-  dynamic: { program: ProgramSpec; state: unknown };
-  native: { program: NativeResource[]; state: HeldState[] };
+  landed: string;
+  engine: string;
+  /** The emulator's address when the stacks were made, in their config and their providers' state. */
+  address: string;
+  passphrase: string;
+  stacks: Record<"dynamic" | "plugins", { project: string; program: ProgramSpec; backend: Record<string, string>; settings: string }>;
+  service: EmulatorData;
 }
+
 const fixture: Fixture = JSON.parse(readFileSync(join(__dirname, "fixtures/last-landed.json"), "utf8"));
+const RUNTASK_TOKEN = "emulator-runtask-token";
 
-// Each command starts the plugins afresh, as the CLI does.
-jest.setTimeout(240_000);
-
-let emulator: Emulator;
 let project: ConsumerProject;
+let emulator: Emulator;
+const stacks = {} as Record<"dynamic" | "plugins", EngineStack>;
 
 beforeAll(async () => {
-  project = createConsumerProject({ project: "upgrade-dynamic", stack: "upgrade" });
+  project = engineProject();
   emulator = await startEmulator({
+    data: fixture.service,
     snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
+    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } } },
   });
-  // The service as the old version left it.
-  const { store } = emulator.runTask;
-  for (const key of ["organizations", "workspaces", "tasks", "workspaceTasks"] as const) {
-    const map = store[key] as Map<string, unknown>;
-    map.clear();
-    for (const [k, v] of fixture.emulator[key]) map.set(k, v);
-  }
-  emulator.snapshot.configs.clear();
-  for (const [k, v] of fixture.emulator.snapshotConfigs) emulator.snapshot.configs.set(k, v as never);
+  stacks.dynamic = stackLeftBy("dynamic");
+  stacks.plugins = stackLeftBy("plugins");
 });
 
 afterAll(async () => {
+  for (const stack of Object.values(stacks)) stack.remove();
   await emulator?.close();
   project?.remove();
 });
 
-const config = () => emulatorStackConfig(emulator);
-const ops = (steps: { name: string; op: string }[]) => Object.fromEntries(steps.map((s) => [s.name, s.op]));
-const everySame = (steps: { name: string; op: string }[]) => Object.fromEntries(steps.map((s) => [s.name, "same"]));
+/** The stack as the last landed version left it, its addresses those of this run's emulator. */
+function stackLeftBy(kind: "dynamic" | "plugins"): EngineStack {
+  const made = fixture.stacks[kind];
+  const stack = EngineStack.inline({ project, projectName: made.project, stack: "upgrade", passphrase: fixture.passphrase });
+  const here = (text: string) => text.split(fixture.address).join(emulator.url);
+  for (const [file, text] of Object.entries(made.backend)) {
+    mkdirSync(dirname(join(stack.backend, file)), { recursive: true });
+    writeFileSync(join(stack.backend, file), here(text));
+  }
+  writeFileSync(join(stack.programDir, "Pulumi.upgrade.yaml"), here(made.settings));
+  return stack.program(made.program);
+}
 
-test("dynamic providers: preview, up, refresh and up again of the old stack change nothing and write nothing; destroy removes what it made", async () => {
-  const stateFile = join(project.dir, "state.json");
-  writeFileSync(stateFile, JSON.stringify(fixture.dynamic.state));
-  const engine = new Engine({ plugin: dynamicProviderPlugin(project.dir), stateFile, config: config() });
-  const program = () => project.capture(fixture.dynamic.program);
-  const names = ["nightly", "offsite", "scanner", "cost", "scanner-on-app", "cost-on-web"];
-
-  emulator.requests.reset();
-  const preview = await engine.preview(program());
-  expect(ops(preview)).toEqual(everySame(preview));
-  expect(Object.keys(ops(preview)).sort()).toEqual([...names].sort());
-  const up = await engine.up(program());
-  expect(ops(up)).toEqual(everySame(up));
-  const refresh = await engine.refresh();
-  expect(refresh.filter((s) => s.op !== "refresh" || s.detail)).toEqual([]);
-  expect(ops(await engine.up(program()))).toEqual(everySame(up));
-  expect(emulator.requests.writes()).toBe(0);
-
-  await engine.destroy();
-  const left = fixture.native.state.map((h) => h.id);
-  expect(emulator.runTask.tasks().map((t) => t.id)).toEqual(left.filter((id) => id.startsWith("task-")));
-  expect([...emulator.snapshot.configs.keys()].sort()).toEqual(["nightly-native", "offsite-native"]);
+test("the fixture comes from the last landed version, through the engine this version is tested with", () => {
+  expect(fixture.landed).toMatch(/^[0-9a-f]{40}$/);
+  expect(fixture.engine).toBe("v3.274.1");
+  // The old secrets stay encrypted in what was kept.
+  for (const made of Object.values(fixture.stacks)) {
+    for (const secret of ["fixture-hmac-key", "fixture-secret-access-key", RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN]) {
+      expect(Object.values(made.backend).join("\n") + made.settings).not.toContain(secret);
+    }
+  }
 });
 
-test("provider plugins: preview, up, refresh and up again of the old stack change nothing and write nothing; destroy removes what it made", async () => {
-  const engine = new NativeEngine({ programDir: project.dir, config: config() });
-  engine.loadState(fixture.native.state);
-  const program = fixture.native.program;
+test.each(["dynamic", "plugins"] as const)(
+  "%s: preview, up, refresh and up again of the old stack change nothing and write nothing; destroy removes what it made",
+  async (kind) => {
+    const stack = stacks[kind];
+    const resources = fixture.stacks[kind].program.resources.length;
+    expectServiceMatchesState(emulator, stacks.dynamic, stacks.plugins);
+    emulator.requests.reset();
+    const preview = await stack.preview({ diff: true });
+    expect(preview.error).toBeUndefined();
+    expect(preview.changes).toEqual({ same: resources + 1 });
+    const up = await stack.up();
+    expect(up.error).toBeUndefined();
+    expect(up.changes).toEqual({ same: resources + 1 });
+    const refreshed = await stack.refresh();
+    expect(refreshed.changes).toEqual({ same: resources + 1 });
+    expect((await stack.up()).changes).toEqual({ same: resources + 1 });
+    expect(emulator.requests.writes()).toBe(0);
+    expectServiceMatchesState(emulator, stacks.dynamic, stacks.plugins);
 
-  emulator.requests.reset();
-  const preview = await engine.preview(program);
-  expect(ops(preview)).toEqual(everySame(preview));
-  expect(preview).toHaveLength(6);
-  const up = await engine.up(program);
-  expect(ops(up)).toEqual(everySame(up));
-  const refresh = await engine.refresh();
-  expect(refresh.filter((s) => s.op !== "refresh" || (s.changes ?? []).length > 0)).toEqual([]);
-  expect(ops(await engine.up(program))).toEqual(everySame(up));
-  expect(emulator.requests.writes()).toBe(0);
+    const destroyed = await stack.destroy();
+    expect(destroyed.error).toBeUndefined();
+    expect(stack.state().resources).toEqual([]);
+    expectServiceMatchesState(emulator, stacks.dynamic, stacks.plugins);
+  },
+);
 
-  await engine.destroy();
-  expect([emulator.runTask.tasks(), emulator.runTask.workspaceTasks(), [...emulator.snapshot.configs.keys()]]).toEqual([[], [], []]);
+test("after both destroys the service holds nothing the stacks made", () => {
+  expect([emulator.snapshot.configs.size, emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0, 0]);
 });

@@ -88,6 +88,7 @@ export class EngineStack {
     private readonly secretKeys: string[],
     readonly work: string,
     env: NodeJS.ProcessEnv,
+    passphrase: string,
   ) {
     this.backend = join(work, "backend");
     this.home = join(work, "home");
@@ -95,7 +96,7 @@ export class EngineStack {
     mkdirSync(this.home, { recursive: true });
     this.env = offlineEngineEnv(
       testEngine(),
-      { home: this.home, backend: this.backend, passphrase: PASSPHRASE, extraPath: [project.binDir] },
+      { home: this.home, backend: this.backend, passphrase, extraPath: [project.binDir] },
       {
         ...process.env,
         // `--event-log`, which the Automation API reads too, is a flag of the debug commands.
@@ -120,8 +121,8 @@ export class EngineStack {
 
   private static make(runtime: "nodejs" | "yaml", options: StackOptions): EngineStack {
     const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
-    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {} } = options;
-    const made = new EngineStack(runtime, project, projectName, stack, config, secretKeys, work, env);
+    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {}, passphrase = PASSPHRASE } = options;
+    const made = new EngineStack(runtime, project, projectName, stack, config, secretKeys, work, env, passphrase);
     mkdirSync(made.programDir, { recursive: true });
     return made;
   }
@@ -303,6 +304,8 @@ export interface StackOptions {
   secretKeys?: string[];
   /** Environment of the CLI and the plugins beyond this process's. */
   env?: NodeJS.ProcessEnv;
+  /** The passphrase of the stack's secrets; default one of the harness's own. */
+  passphrase?: string;
 }
 
 /** A consumer project for the engine stacks of a test file, removed by the caller. */

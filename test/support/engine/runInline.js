@@ -18,7 +18,7 @@ async function main() {
     { workDir: process.cwd() },
   );
   if (request.removeConfig?.length) await stack.removeAllConfig(request.removeConfig);
-  if (request.config) await stack.setAllConfig(request.config);
+  if (request.config && Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
   const steps = [];
   const diagnostics = [];
   const onEvent = (event) => {
