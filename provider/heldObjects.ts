@@ -52,23 +52,25 @@ class DeploymentEntries {
 
   constructor(readonly engine?: string) {
     if (!engine) return;
-    const folder = join(ROOT, engine.replace(/[^\w.-]/g, "_"));
-    try {
-      mkdirSync(folder, { recursive: true });
-      this.folder = folder;
-      this.file = join(folder, `${process.pid}.jsonl`);
-    } catch {
-      // No temporary folder to share: the entries stay in this process.
-    }
+    this.folder = join(ROOT, engine.replace(/[^\w.-]/g, "_"));
+    this.file = join(this.folder, `${process.pid}.jsonl`);
   }
 
   record(entry: Entry): void {
     this.own.push(entry);
-    if (!this.file) return;
+    if (!this.folder || !this.file) return;
+    if (this.own.length === 1) removedAtExit(this.file);
+    const line = `${JSON.stringify(entry)}\n`;
     try {
-      appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+      appendFileSync(this.file, line);
     } catch {
-      // Kept in this process at least.
+      // The folder is made with the first entry of the command's first process (clean-ups remove empty ones).
+      try {
+        mkdirSync(this.folder, { recursive: true });
+        appendFileSync(this.file, line);
+      } catch {
+        // No temporary folder to share: the entries stay in this process.
+      }
     }
   }
 
@@ -211,6 +213,35 @@ function readFrom(file: string, offset: number): { text: string; bytes: number }
     return { text: "", bytes: 0 };
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Removes `file`, and its folders if empty, when the process ends: normally, or on SIGINT or SIGTERM, as the engine
+ * ends its plugins. A process killed outright leaves its file, which the next command removes (removeStaleFolders).
+ */
+function removedAtExit(file: string): void {
+  const remove = () => {
+    try {
+      unlinkSync(file);
+    } catch {
+      // gone already
+    }
+    for (const folder of [join(file, ".."), ROOT]) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        // not empty: another command's, or another process's of this one
+      }
+    }
+  };
+  process.once("exit", remove);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      remove();
+      // Where no one else listens (the dynamic provider plugin), end the process as the signal would have.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
   }
 }
 

@@ -133,7 +133,7 @@ describe("dynamic resources (TypeScript)", () => {
     const up = await timed("dynamic: rename without aliases, with name", stack.program(program({ ...names, weekly: "weekly-moved" }, false)).up());
     expect(up.ok).toBe(false);
     expect(up.output).toMatch(
-      /snapshot configuration "weekly" already exists; a create never overwrites it\. Renamed or moved in the program .*Add the old name to the resource's `aliases`/,
+      /snapshot configuration "weekly" already exists \(weekly\); a create never overwrites it\. Renamed or moved in the program .*Add the old name to the resource's `aliases`/,
     );
     expect(configNames()).toEqual(["nightly-again", "weekly"]);
     expect(packageResources(stack.state()).map((r) => nameOf(r.urn))).toContain("weekly-renamed");
@@ -239,7 +239,9 @@ describe("provider plugin resources (YAML)", () => {
       stack.yamlProgram(yaml(["nightly-again"], ["weekly-moved"], ["scanner-again"])).up(),
     );
     expect(up.ok).toBe(false);
-    expect(up.output).toMatch(/snapshot configuration "weekly" already exists; a create never overwrites it\. Renamed or moved in the program/);
+    expect(up.output).toMatch(
+      /snapshot configuration "weekly" already exists \(weekly\); a create never overwrites it\. Renamed or moved in the program/,
+    );
     expect(configNames()).toEqual(["nightly-again", "weekly"]);
     expectServiceMatchesState(emulator, stack);
   });
