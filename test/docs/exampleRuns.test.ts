@@ -17,6 +17,7 @@ const EXAMPLES = readdirSync(join(REPO, "examples")).sort();
 /** Examples in a language the demo does not run, with the README's words that say so. */
 const NOT_RUN: Record<string, RegExp> = {
   python: /does not run this example: it runs Node\.js and YAML programs, while a Python\s+program needs Pulumi's Python language host/,
+  go: /does not run this example: it runs Node\.js and YAML programs, while a Go\s+program is compiled and run by Go/,
 };
 
 /** The line of the README's "Try it against the emulator" section. */

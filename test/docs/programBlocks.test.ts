@@ -49,6 +49,31 @@ const NOT_RUN: { file: string; line: string; why: string }[] = [
   },
   {
     file: "docs/other-languages.md",
+    line: "name: run-tasks-python",
+    why: "examples/python's Pulumi.yaml, a Python project: test/plugin-sdks/python runs the example (inline.py) through the engine",
+  },
+  {
+    file: "docs/other-languages.md",
+    line: '"""Runs __main__.py through the Pulumi engine',
+    why: "Python: examples/python/inline.py, which test/plugin-sdks/python runs through the engine",
+  },
+  {
+    file: "docs/other-languages.md",
+    line: "// A run task attached to the workspaces listed in stack config, and a daily snapshot configuration.",
+    why: "Go: examples/go/program.go, which test/plugin-sdks/go builds and runs through the engine",
+  },
+  {
+    file: "docs/other-languages.md",
+    line: "// Runs program through the Pulumi engine",
+    why: "Go: examples/go/main.go, which test/plugin-sdks/go builds and runs through the engine",
+  },
+  {
+    file: "docs/other-languages.md",
+    line: "name: run-tasks-go",
+    why: "examples/go's Pulumi.yaml, a Go project: test/plugin-sdks/go runs the example (main.go) through the engine",
+  },
+  {
+    file: "docs/other-languages.md",
     line: 'import * as runtask from "pulumi-snapshot-runtask-runtask";',
     why: "a program on the generated TypeScript SDK, which `pulumi package gen-sdk` makes with the Node.js language host, not built here",
   },
