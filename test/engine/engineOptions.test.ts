@@ -4,6 +4,7 @@ import type { ConsumerProject } from "../../demo/consumerProject";
 import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf, packageResources, typeOf } from "../support/engine/stateFile";
+import { forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -45,9 +46,8 @@ beforeAll(async () => {
 
 afterEach(() => {
   calls.reset();
-  emulator.snapshot.configs.clear();
-  emulator.runTask.store.tasks.clear();
-  emulator.runTask.store.workspaceTasks.clear();
+  // What a failed test left does not meet the next one.
+  forgetObjects(emulator);
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { ConsumerProject } from "../../demo/consumerProject";
 import { EngineStack, engineProject, opsByName, type ProgramSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState, ledger } from "../support/engine/serviceLedger";
 import { nameOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
+import { emulatorStackConfig, RUNTASK_TOKEN, forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -37,9 +37,7 @@ beforeAll(async () => {
 afterEach(() => {
   calls.reset();
   // What a failed test left does not meet the next one.
-  emulator.snapshot.configs.clear();
-  emulator.runTask.store.tasks.clear();
-  emulator.runTask.store.workspaceTasks.clear();
+  forgetObjects(emulator);
 });
 
 afterAll(async () => {

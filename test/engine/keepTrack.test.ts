@@ -4,6 +4,7 @@ import type { ConsumerProject } from "../../demo/consumerProject";
 import { EngineStack, engineProject, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf, packageResources, typeOf } from "../support/engine/stateFile";
+import { forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -48,9 +49,7 @@ beforeAll(async () => {
 afterEach(() => {
   calls.reset();
   // What a failed test left does not meet the next one.
-  emulator.snapshot.configs.clear();
-  emulator.runTask.store.tasks.clear();
-  emulator.runTask.store.workspaceTasks.clear();
+  forgetObjects(emulator);
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { ConsumerProject } from "../../demo/consumerProject";
 import { EngineStack, engineProject, opsByName, type EngineRun, type ProgramSpec, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
+import { emulatorStackConfig, RUNTASK_TOKEN, expectScannerAndOffsiteOnce } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -129,25 +129,7 @@ async function up(spec: ProgramSpec, options: Record<string, unknown> = {}): Pro
 
 const urnOf = (name: string) => stack.state().resources.find((r) => nameOf(r.urn) === name)!.urn;
 
-/** One task `scanner` with its two associations, one configuration `offsite`; the state names them under `task` and `config`. */
-function expectOnceEach(task: string, config: string): void {
-  const [made] = tasksNamed("scanner");
-  expect(tasksNamed("scanner")).toHaveLength(1);
-  expect(emulator.runTask.workspaceTasks().filter((w) => w.taskId === made.id)).toHaveLength(2);
-  expect([...emulator.snapshot.configs.keys()]).toEqual(["offsite"]);
-  const names = stack
-    .state()
-    .resources.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"))
-    .map((r) => [nameOf(r.urn), r.id]);
-  expect(names).toEqual(
-    expect.arrayContaining([
-      [task, made.id],
-      [config, "offsite"],
-    ]),
-  );
-  expect(names).toHaveLength(4);
-  expectServiceMatchesState(emulator, stack);
-}
+const expectOnceEach = (task: string, config: string) => expectScannerAndOffsiteOnce(emulator, stack, task, config);
 
 test("moves: refused without aliases, deleting nothing; with aliases nothing is made or deleted; to explicit providers and into a component, the same", async () => {
   expect((await up(program())).changes).toEqual({ create: 5 });

@@ -3,7 +3,7 @@ import type { ConsumerProject } from "../../demo/consumerProject";
 import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { nameOf, typeOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
+import { emulatorStackConfig, RUNTASK_TOKEN, forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -31,9 +31,7 @@ beforeAll(async () => {
 afterEach(() => {
   calls.reset();
   // What a failed test left does not meet the next one.
-  emulator.snapshot.configs.clear();
-  emulator.runTask.store.tasks.clear();
-  emulator.runTask.store.workspaceTasks.clear();
+  forgetObjects(emulator);
 });
 
 afterAll(async () => {

@@ -393,14 +393,22 @@ function commandOf(pid: number): string {
 }
 
 /**
- * SIGKILL to the `pulumi` process under `root` (or `root` itself), then, after `orphansAfterMs`, to the rest of its
- * process group: the plugins it started outlive it, as they do when a CI runner kills the CLI.
+ * SIGKILL to the `pulumi` process under `root` (or `root` itself), then, after `orphansAfterMs`, to every process
+ * it had started: the plugins outlive it, as they do when a CI runner kills the CLI, each in a process group of its
+ * own (the engine starts them so), until the test ends them.
  */
 async function killCliOf(root: number, orphansAfterMs = 0, rootIsCli = false): Promise<void> {
-  let cli: number | undefined = rootIsCli ? root : undefined;
-  await until(() => (cli ??= descendants(root).find((pid) => commandOf(pid) === "pulumi")) !== undefined);
-  process.kill(cli!, "SIGKILL");
+  const cli = await cliUnder(root, rootIsCli);
+  const started = descendants(cli);
+  process.kill(cli, "SIGKILL");
   if (orphansAfterMs > 0) await new Promise((r) => setTimeout(r, orphansAfterMs));
+  for (const pid of [...started, ...started.flatMap(descendants)]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // ended already
+    }
+  }
   try {
     process.kill(-root, "SIGKILL");
   } catch {
@@ -408,11 +416,16 @@ async function killCliOf(root: number, orphansAfterMs = 0, rootIsCli = false): P
   }
 }
 
-/** SIGINT to the `pulumi` process under `root` (or `root` itself). */
-async function interruptCliOf(root: number, rootIsCli = false): Promise<void> {
+/** The `pulumi` process under `root` (or `root` itself), once it is there. */
+async function cliUnder(root: number, rootIsCli: boolean): Promise<number> {
   let cli: number | undefined = rootIsCli ? root : undefined;
   await until(() => (cli ??= descendants(root).find((pid) => commandOf(pid) === "pulumi")) !== undefined);
-  process.kill(cli!, "SIGINT");
+  return cli!;
+}
+
+/** SIGINT to the `pulumi` process under `root` (or `root` itself), as a terminal's Ctrl-C. */
+async function interruptCliOf(root: number, rootIsCli = false): Promise<void> {
+  process.kill(await cliUnder(root, rootIsCli), "SIGINT");
 }
 
 async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {

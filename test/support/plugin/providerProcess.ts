@@ -1,7 +1,6 @@
 // A provider plugin process started as the engine starts one: its port read from its first line of stdout.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { cpuMs, peakRssKb } from "./processStats";
 
 /** How a provider plugin is started: `command args...` in `cwd`, with `env` (undefined values unset). */
 export interface LaunchSpec {
@@ -46,16 +45,6 @@ export class ProviderProcess {
     child.stderr!.on("data", (d) => (started.output += d));
     child.stdout!.on("data", (d) => (started.output += d));
     return started;
-  }
-
-  /** Peak resident set size of the process so far (VmHWM), in KiB; undefined where /proc is absent. */
-  peakRssKb(): number | undefined {
-    return peakRssKb(this.child.pid);
-  }
-
-  /** CPU time the process has used so far, in milliseconds; undefined where /proc is absent. */
-  cpuMs(): number | undefined {
-    return cpuMs(this.child.pid);
   }
 
   /** Sends SIGINT, as the engine does first when it closes a plugin, and resolves with the exit code. */
