@@ -200,8 +200,15 @@ describe("describeEngineEvent", () => {
     );
   });
 
-  test("leaves out the stack, unchanged resources before they are checked, and planned outputs", () => {
+  test("leaves out the stack and the default providers, unchanged resources before they are checked, and planned outputs", () => {
     expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", "pulumi:pulumi:Stack", "proj-dev") as any } }))).toBeUndefined();
+    const provider = "pulumi:providers:pulumi-nodejs";
+    expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", provider, "default") as any } }))).toBeUndefined();
+    expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("same", provider, "default_3_1_0", "p-1") as any } }))).toBeUndefined();
+    // An explicit provider is one of the program's resources.
+    expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", provider, "acme") as any } }))).toBe(
+      "+ create pulumi-nodejs acme",
+    );
     expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("same", RT, "scanner") as any } }))).toBeUndefined();
     expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("create", RT, "scanner") as any, planning: true } }))).toBeUndefined();
   });
@@ -216,6 +223,12 @@ describe("describeEngineEvent", () => {
     ).toBe("error: scanner: run task service: POST failed (HTTP 404)");
     expect(
       describeEngineEvent(event({ diagnosticEvent: { message: "progress", color: "never", severity: "info", ephemeral: true } })),
+    ).toBeUndefined();
+    // The engine sends the SDK's debug diagnostics too; the CLI shows them only with --debug.
+    expect(
+      describeEngineEvent(
+        event({ diagnosticEvent: { message: "Registering resource: t=pulumi:pulumi:Stack", color: "never", severity: "debug" as any } }),
+      ),
     ).toBeUndefined();
     expect(
       describeEngineEvent(
