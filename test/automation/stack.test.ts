@@ -13,8 +13,11 @@ import {
   provisionedOutputs,
   PULUMI_INSTALL_URL,
 } from "../../automation";
+import { linkedInterrupt } from "../../automation/abort";
 import { cliEnvironment, versionAtLeast } from "../../automation/cliEnvironment";
 import { concurrentUpdateBound } from "../../automation/concurrentUpdates";
+import { provisioningError } from "../../automation/errors";
+import { FailureCollector } from "../../automation/failures";
 import { redact, redactError, secretsOf } from "../../automation/redaction";
 
 let tmp: string;
@@ -236,5 +239,77 @@ describe("describeEngineEvent", () => {
       ),
     ).toBe("done in 2s: 3 created, 1 unchanged");
     expect(describeChanges({ create: 2, update: 1, same: 1 }, "planned")).toBe("2 to create, 1 to update, 1 unchanged");
+  });
+});
+
+describe("interrupting the CLI when the caller aborts", () => {
+  afterEach(() => jest.useRealTimers());
+
+  test("the CLI is interrupted after the grace, unless it said that a SIGINT reached it already (a Ctrl-C in the terminal)", () => {
+    jest.useFakeTimers();
+    for (const alreadyInterrupted of [false, true]) {
+      const caller = new AbortController();
+      const link = linkedInterrupt(caller.signal, () => alreadyInterrupted, 1500);
+      caller.abort();
+      jest.advanceTimersByTime(1499);
+      expect(link.signal.aborted).toBe(false);
+      jest.advanceTimersByTime(1);
+      // A second SIGINT would make the CLI stop at once, leaving the operations in flight pending.
+      expect(link.signal.aborted).toBe(!alreadyInterrupted);
+      link.dispose();
+    }
+  });
+
+  test("a signal aborted before the run interrupts at once; dispose leaves no listener and no timer", () => {
+    jest.useFakeTimers();
+    expect(linkedInterrupt(AbortSignal.abort(), () => false, 1500).signal.aborted).toBe(true);
+    const caller = new AbortController();
+    const link = linkedInterrupt(caller.signal, () => false, 1500);
+    caller.abort();
+    link.dispose();
+    jest.advanceTimersByTime(5000);
+    expect(link.signal.aborted).toBe(false);
+    const later = new AbortController();
+    const disposed = linkedInterrupt(later.signal, () => false, 0);
+    disposed.dispose();
+    later.abort();
+    jest.advanceTimersByTime(10);
+    expect(disposed.signal.aborted).toBe(false);
+  });
+});
+
+describe("failures from the engine's events", () => {
+  const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/runtask:RunTask::scanner";
+  const stackUrn = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
+  const diagnostic = (message: string, at = urn) =>
+    ({ sequence: 1, timestamp: 0, diagnosticEvent: { urn: at, message: `${message}\n`, color: "never", severity: "error" } }) as EngineEvent;
+
+  test("a step whose state could not be written (a wrong passphrase) is the call's failure, not the resource's", () => {
+    const collector = new FailureCollector();
+    const wrong =
+      "pre-step event returned an error: failed to serialize snapshot: failed to encrypt: incorrect passphrase, please set PULUMI_CONFIG_PASSPHRASE " +
+      "to the correct passphrase or set PULUMI_CONFIG_PASSPHRASE_FILE to a file containing the passphrase";
+    collector.onEvent(diagnostic(wrong));
+    collector.onEvent(diagnostic("update failed", stackUrn));
+    expect(collector.failures()).toEqual([]);
+    const err = provisioningError(new Error("Command failed with exit code 1"), {
+      operation: "provision",
+      stackName: "dev",
+      backendUrl: "file:///state",
+      step: "up",
+      secrets: [],
+      failures: () => collector.failures(),
+      generalErrors: () => collector.generalErrors(),
+    });
+    expect(err).toMatchObject({ kind: "failed", failures: [] });
+    expect(err.message).toBe(`provision of stack "dev" failed: ${wrong}`);
+  });
+
+  test("the provider's error is the resource's", () => {
+    const collector = new FailureCollector();
+    collector.onEvent(diagnostic("run task service: POST /organizations/acme/tasks failed (HTTP 422): refused"));
+    expect(collector.failures()).toEqual([
+      { name: "scanner", kind: "RunTask", urn, message: "run task service: POST /organizations/acme/tasks failed (HTTP 422): refused" },
+    ]);
   });
 });
