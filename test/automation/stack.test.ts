@@ -167,15 +167,6 @@ describe("preconditions checked before the CLI runs", () => {
       new RegExp(`needs the Pulumi CLI.*no \`pulumi\` executable was found on PATH[\\s\\S]*${PULUMI_INSTALL_URL.replace(/[./]/g, "\\$&")}`),
     );
   });
-
-  test("a program directory without the package fails before the CLI runs, with the fix", async () => {
-    const fakeCli = dir("fake-cli");
-    writeFileSync(join(fakeCli, "pulumi"), "#!/bin/sh\necho should not run >&2\nexit 1\n");
-    chmodSync(join(fakeCli, "pulumi"), 0o755);
-    await expect(provision({ ...options, envVars: { PATH: fakeCli }, programDir: dir("bare") })).rejects.toThrow(
-      /pulumi-snapshot-runtask is not installed in .*bare.*Install the package there/,
-    );
-  });
 });
 
 describe("describeEngineEvent", () => {
