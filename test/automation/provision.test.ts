@@ -384,10 +384,17 @@ describe("calls that fail", () => {
     expectServiceMatchesBackend();
   });
 
-  test("without the passphrase: at the config step where a secret is to be set, else at up; no secret anywhere", async () => {
+  test("without the passphrase: at the config step where a secret is to be set, else at up; no secret anywhere; the backend given, whatever the environment's", async () => {
     cli.reset();
     const o = options(stack, { passphrase: undefined });
-    const atConfig = await failure(automation.provision({ ...o, config: { "app:apiKey": { value: SECRET_CONFIG, secret: true } } }));
+    const elsewhere = cli.dir("ci-state");
+    process.env.PULUMI_BACKEND_URL = pathToFileURL(elsewhere).href;
+    let atConfig: ProvisioningError;
+    try {
+      atConfig = await failure(automation.provision({ ...o, config: { "app:apiKey": { value: SECRET_CONFIG, secret: true } } }));
+    } finally {
+      delete process.env.PULUMI_BACKEND_URL;
+    }
     expect(atConfig).toMatchObject({ kind: "failed", step: "config", stackName: stack, failures: [] });
     expect(atConfig.message).toBe(
       `provision of stack "${stack}" failed while setting the stack's config: constructing secrets manager of type "passphrase": ` +
@@ -404,7 +411,11 @@ describe("calls that fail", () => {
     );
     expect((atUp.cause as Error).name).toBe("CommandError");
     for (const err of [atConfig, atUp]) expectNoCanary(everythingIn(err));
-    for (const call of cli.calls()) expectNoCanary(commandLine(call));
+    for (const call of cli.calls()) {
+      expectNoCanary(commandLine(call));
+      if (call.args[0] !== "version") expect(call.values.PULUMI_BACKEND_URL).toBe(backendUrl);
+    }
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 
   test("with a wrong passphrase, on a stack whose state holds no secret yet: the CLI runs, and the step fails writing the state; that is the passphrase's failure, not the resource's", async () => {
@@ -512,7 +523,9 @@ describe("calls that meet", () => {
       const waited = await automation.provision({ ...o, concurrentUpdateWait: "30s", onNotice: (l) => notices.push(l) });
       expect(waited.changes).toEqual({ same: 4 });
       expect(notices[0]).toMatch(
-        new RegExp(`^stack "${stack}": another update of the stack is running; trying again in 1 second \\(waited \\d+ ms of 30 seconds\\)$`),
+        new RegExp(
+          `^stack "${stack}": another update of the stack is running; trying again in 1 second \\(waited \\d+ (ms|seconds?) of 30 seconds\\)$`,
+        ),
       );
       const ups = cli.callsOf("up");
       expect(ups.length).toBeGreaterThanOrEqual(2);
