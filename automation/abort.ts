@@ -1,15 +1,38 @@
 /**
- * A controller that aborts when `parent` does, linked by a listener that `dispose` removes. Each CLI call gets
- * one: the Automation API adds an abort listener to the signal it is given and never removes it, so passing a
- * long-lived signal of the caller's straight through would gather one listener per CLI call.
+ * The signal of one CLI run that the Automation API turns into a SIGINT to the CLI: aborted when `parent` is, unless
+ * the CLI says within `graceMs` that it received a SIGINT already (`alreadyInterrupted`). A Ctrl-C in a terminal
+ * reaches the CLI itself, which runs in the caller's process group, as well as the caller, whose abort would send
+ * a second one: the CLI takes a second SIGINT for "terminate at once", and stops without waiting for the resource
+ * operations in flight, leaving them pending in the state. A parent aborted before the run starts aborts at once.
+ * Each run gets its own, its listener removed by `dispose`: the Automation API adds an abort listener to the signal
+ * it is given and never removes it, so passing a long-lived signal of the caller's straight through would gather
+ * one listener per CLI run.
  */
-export function linkedAbort(parent: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
+export function linkedInterrupt(
+  parent: AbortSignal | undefined,
+  alreadyInterrupted: () => boolean,
+  graceMs: number,
+): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   if (!parent) return { signal: controller.signal, dispose: () => undefined };
-  const abort = () => controller.abort(parent.reason);
-  if (parent.aborted) abort();
-  else parent.addEventListener("abort", abort, { once: true });
-  return { signal: controller.signal, dispose: () => parent.removeEventListener("abort", abort) };
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, dispose: () => undefined };
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const abort = () => {
+    timer = setTimeout(() => {
+      if (!alreadyInterrupted()) controller.abort(parent.reason);
+    }, graceMs);
+  };
+  parent.addEventListener("abort", abort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      parent.removeEventListener("abort", abort);
+    },
+  };
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */

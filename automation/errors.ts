@@ -99,7 +99,10 @@ export function provisioningError(err: unknown, ctx: CallContext): ProvisioningE
   const what = describeStack(ctx);
   const where = ctx.step ? STEP_WORDS[ctx.step] : "";
   const failures = (ctx.failures?.() ?? []).map((f) => ({ ...f, message: clean(f.message) }));
-  const reasons = [...(ctx.generalErrors?.() ?? []), ...cliErrorLines(err)].map(clean);
+  // The CLI's closing "update failed" says nothing the other reasons do not.
+  const all = [...new Set([...(ctx.generalErrors?.() ?? []), ...cliErrorLines(err)].map(clean))];
+  const said = all.filter((r) => !GENERIC_FAILURE.test(r));
+  const reasons = said.length > 0 ? said : all;
   const make = (kind: ProvisioningErrorKind, message: string) =>
     new ProvisioningError(kind, ctx.operation, ctx.stackName, ctx.step, message, failures, { cause: err });
 
@@ -124,7 +127,7 @@ export function provisioningError(err: unknown, ctx: CallContext): ProvisioningE
     return make("stack-not-found", missingStackMessage(ctx));
   }
   if (failures.length > 0) {
-    const more = reasons.filter((r) => !failures.some((f) => f.message.includes(r)) && !/^(update|preview|destroy|refresh) failed$/i.test(r));
+    const more = reasons.filter((r) => !failures.some((f) => f.message.includes(r)) && !GENERIC_FAILURE.test(r));
     return make(
       "resources-failed",
       `${what} failed: ${failures.length} resource${failures.length === 1 ? "" : "s"} failed` +
@@ -135,6 +138,8 @@ export function provisioningError(err: unknown, ctx: CallContext): ProvisioningE
   const why = reasons.length > 0 ? reasons.join("; ") : clean(firstLine(err));
   return make("failed", `${what} failed${where ? ` ${where}` : ""}: ${why}`);
 }
+
+const GENERIC_FAILURE = /^(update|preview|destroy|refresh) failed$/i;
 
 function firstLine(err: unknown): string {
   const { stderr } = cliOutput(err);

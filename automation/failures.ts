@@ -31,12 +31,21 @@ function cleanMessage(text: string): string {
 }
 
 /**
+ * An error the engine reports on a resource's step that is the backend's, not the provider's: the state could not
+ * be written before or after the step (`failed to serialize snapshot: failed to encrypt: incorrect passphrase`).
+ */
+const STATE_NOT_WRITTEN = /^(pre|post)-step event returned an error: /;
+
+/**
  * Gathers, from the engine events of one run, the resources that failed with their error diagnostics, and the
- * errors that name no resource (a program that threw, an update that could not start).
+ * errors that name no resource (a program that threw, an update that could not start) or are not the resource's
+ * own (the state could not be written).
  */
 export class FailureCollector {
   private readonly byUrn = new Map<string, { op?: OpType; messages: string[] }>();
   private readonly general: string[] = [];
+  /** Resources whose step failed for the backend, not the provider: not failures of theirs. */
+  private readonly notTheirs = new Set<string>();
 
   readonly onEvent = (event: EngineEvent): void => {
     if (event.resOpFailedEvent) {
@@ -47,7 +56,10 @@ export class FailureCollector {
       const d = event.diagnosticEvent;
       const message = cleanMessage(d.message);
       if (!message) return;
-      if (d.urn && !d.urn.split("::")[2]?.startsWith(STACK_TYPE)) {
+      if (d.urn && STATE_NOT_WRITTEN.test(message)) {
+        this.notTheirs.add(d.urn);
+        if (!this.general.includes(message)) this.general.push(message);
+      } else if (d.urn && !d.urn.split("::")[2]?.startsWith(STACK_TYPE)) {
         const entry = this.entry(d.urn);
         if (!entry.messages.includes(message)) entry.messages.push(message);
       } else if (!this.general.includes(message)) this.general.push(message);
@@ -62,13 +74,15 @@ export class FailureCollector {
 
   /** The resources that failed, in the order the engine reported them. */
   failures(): ResourceFailure[] {
-    return [...this.byUrn].map(([urn, { op, messages }]) => ({
-      name: nameOf(urn),
-      kind: kindOfUrn(urn),
-      urn,
-      ...(op ? { op } : {}),
-      message: messages.join("; ") || "failed (no message from the provider)",
-    }));
+    return [...this.byUrn]
+      .filter(([urn, { messages }]) => messages.length > 0 || !this.notTheirs.has(urn))
+      .map(([urn, { op, messages }]) => ({
+        name: nameOf(urn),
+        kind: kindOfUrn(urn),
+        urn,
+        ...(op ? { op } : {}),
+        message: messages.join("; ") || "failed (no message from the provider)",
+      }));
   }
 
   /** Error diagnostics that name no resource. */

@@ -50,19 +50,28 @@ export function describeChanges(changes: OpMap | undefined, kind: "done" | "plan
 }
 
 /**
+ * The stack resource and the default providers, which the engine makes for the program's resources: the CLI's own
+ * display leaves them out (an explicit provider is one of the program's resources, and is shown).
+ */
+function notWorthALine(type: string, urn: string): boolean {
+  return type === "pulumi:pulumi:Stack" || (type.startsWith("pulumi:providers:") && /^default(_|$)/.test(nameOf(urn)));
+}
+
+/**
  * One line of progress for an engine event, or undefined for events not worth a line: resource steps as they
- * start and finish, failures, diagnostics, and the closing summary. The stack resource itself is left out.
- * Meant for `onEvent` of `provision`, `previewProvisioning` and `destroyProvisioning`.
+ * start and finish, failures, diagnostics other than debug ones, and the closing summary. The stack resource itself and the default
+ * providers are left out, as the CLI leaves them out. Meant for `onEvent` of `provision`, `previewProvisioning`
+ * and `destroyProvisioning`.
  */
 export function describeEngineEvent(event: EngineEvent): string | undefined {
   if (event.resourcePreEvent) {
     const m = event.resourcePreEvent.metadata;
-    if (m.type === "pulumi:pulumi:Stack" || m.op === "same") return undefined;
+    if (notWorthALine(m.type, m.urn) || m.op === "same") return undefined;
     return `${SYMBOL[m.op] ?? "*"} ${m.op} ${kindOf(m.type)} ${nameOf(m.urn)}`;
   }
   if (event.resOutputsEvent) {
     const { metadata: m, planning } = event.resOutputsEvent;
-    if (m.type === "pulumi:pulumi:Stack" || planning) return undefined;
+    if (notWorthALine(m.type, m.urn) || planning) return undefined;
     const id = m.new?.id ?? m.old?.id;
     return `  ${DONE[m.op] ?? m.op} ${kindOf(m.type)} ${nameOf(m.urn)}${id && m.op !== "delete" ? ` (${id})` : ""}`;
   }
@@ -72,7 +81,9 @@ export function describeEngineEvent(event: EngineEvent): string | undefined {
   }
   if (event.diagnosticEvent) {
     const d = event.diagnosticEvent;
-    if (d.ephemeral) return undefined;
+    // Debug diagnostics (the SDK's own, in the program's process), which the CLI shows only when asked (`--debug`):
+    // the engine sends them, though the SDK's type of the event does not list the severity.
+    if (d.ephemeral || (d.severity as string) === "debug") return undefined;
     const text = d.message.trim();
     if (!text) return undefined;
     const where = d.urn ? `${nameOf(d.urn)}: ` : "";

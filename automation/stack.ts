@@ -8,7 +8,7 @@ import {
   type OutputMap,
   type UpdateSummary,
 } from "@pulumi/pulumi/automation";
-import { linkedAbort } from "./abort";
+import { linkedInterrupt } from "./abort";
 import { cliEnvironment, credentialsConfig, MINIMUM_PULUMI_VERSION, versionAtLeast } from "./cliEnvironment";
 import { concurrentUpdateBound, waitingOutConcurrentUpdates } from "./concurrentUpdates";
 import type { ProvisioningDescription } from "./description";
@@ -31,6 +31,19 @@ export interface ProvisionResult {
 }
 
 type Call = ProvisioningStackOptions & RunOptions;
+
+/**
+ * How long an aborted call waits for the CLI to say that a SIGINT reached it already (a Ctrl-C in a terminal
+ * reaches the CLI and the caller at once) before it interrupts the CLI itself (see `linkedInterrupt`).
+ */
+const CTRL_C_GRACE_MS = 1_500;
+
+/**
+ * Up and destroy read their summary without secrets: the Automation API reads it with `stack history
+ * --show-secrets` unless told otherwise, and the summary's `config` would then hold each secret config value in
+ * plain text. Without it the CLI gives a secret entry as `{ secret: true }`, with no value.
+ */
+const SUMMARY_WITHOUT_SECRETS = { showSecrets: false } as const;
 
 /** One call's state: what the error mapping reads, and the progress callbacks with secrets taken out. */
 interface CallState extends CallContext {
@@ -178,7 +191,8 @@ async function engineRun<T>(
       const failures = new FailureCollector();
       state.failures = () => failures.failures();
       state.generalErrors = () => failures.generalErrors();
-      const link = linkedAbort(options.signal);
+      let interrupted = false;
+      const link = linkedInterrupt(options.signal, () => interrupted, CTRL_C_GRACE_MS);
       try {
         return await run({
           signal: link.signal,
@@ -187,7 +201,11 @@ async function engineRun<T>(
             failures.onEvent(clean);
             options.onEvent?.(clean);
           },
-          onOutput: state.onOutput,
+          onOutput: (text) => {
+            // The CLI's word that a SIGINT reached it (a Ctrl-C in the caller's terminal): "^C received; cancelling."
+            if (text.includes("^C received")) interrupted = true;
+            state.onOutput?.(text);
+          },
         });
       } finally {
         link.dispose();
@@ -209,7 +227,7 @@ async function engineRun<T>(
 export async function provision(options: ProvisioningStackOptions & RunOptions): Promise<ProvisionResult> {
   return onStack("provision", options, true, async (stack, state) => {
     const result = await engineRun(state, "up", (progress) =>
-      stack.up({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh }),
+      stack.up({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh, ...SUMMARY_WITHOUT_SECRETS }),
     );
     return { outputs: provisionedOutputs(result.outputs), changes: result.summary.resourceChanges ?? {}, summary: result.summary };
   });
@@ -234,7 +252,7 @@ export async function destroyProvisioning(
 ): Promise<{ changes: OpMap; summary: UpdateSummary }> {
   return onStack("destroy", { ...options, description: options.description ?? {} }, false, async (stack, state) => {
     const result = await engineRun(state, "destroy", (progress) =>
-      stack.destroy({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh }),
+      stack.destroy({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh, ...SUMMARY_WITHOUT_SECRETS }),
     );
     if (options.removeStack) {
       state.step = "remove";

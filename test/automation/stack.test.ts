@@ -13,8 +13,11 @@ import {
   provisionedOutputs,
   PULUMI_INSTALL_URL,
 } from "../../automation";
+import { linkedInterrupt } from "../../automation/abort";
 import { cliEnvironment, versionAtLeast } from "../../automation/cliEnvironment";
 import { concurrentUpdateBound } from "../../automation/concurrentUpdates";
+import { provisioningError } from "../../automation/errors";
+import { FailureCollector } from "../../automation/failures";
 import { redact, redactError, secretsOf } from "../../automation/redaction";
 
 let tmp: string;
@@ -164,15 +167,6 @@ describe("preconditions checked before the CLI runs", () => {
       new RegExp(`needs the Pulumi CLI.*no \`pulumi\` executable was found on PATH[\\s\\S]*${PULUMI_INSTALL_URL.replace(/[./]/g, "\\$&")}`),
     );
   });
-
-  test("a program directory without the package fails before the CLI runs, with the fix", async () => {
-    const fakeCli = dir("fake-cli");
-    writeFileSync(join(fakeCli, "pulumi"), "#!/bin/sh\necho should not run >&2\nexit 1\n");
-    chmodSync(join(fakeCli, "pulumi"), 0o755);
-    await expect(provision({ ...options, envVars: { PATH: fakeCli }, programDir: dir("bare") })).rejects.toThrow(
-      /pulumi-snapshot-runtask is not installed in .*bare.*Install the package there/,
-    );
-  });
 });
 
 describe("describeEngineEvent", () => {
@@ -200,8 +194,15 @@ describe("describeEngineEvent", () => {
     );
   });
 
-  test("leaves out the stack, unchanged resources before they are checked, and planned outputs", () => {
+  test("leaves out the stack and the default providers, unchanged resources before they are checked, and planned outputs", () => {
     expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", "pulumi:pulumi:Stack", "proj-dev") as any } }))).toBeUndefined();
+    const provider = "pulumi:providers:pulumi-nodejs";
+    expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", provider, "default") as any } }))).toBeUndefined();
+    expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("same", provider, "default_3_1_0", "p-1") as any } }))).toBeUndefined();
+    // An explicit provider is one of the program's resources.
+    expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("create", provider, "acme") as any } }))).toBe(
+      "+ create pulumi-nodejs acme",
+    );
     expect(describeEngineEvent(event({ resourcePreEvent: { metadata: step("same", RT, "scanner") as any } }))).toBeUndefined();
     expect(describeEngineEvent(event({ resOutputsEvent: { metadata: step("create", RT, "scanner") as any, planning: true } }))).toBeUndefined();
   });
@@ -217,11 +218,89 @@ describe("describeEngineEvent", () => {
     expect(
       describeEngineEvent(event({ diagnosticEvent: { message: "progress", color: "never", severity: "info", ephemeral: true } })),
     ).toBeUndefined();
+    // The engine sends the SDK's debug diagnostics too; the CLI shows them only with --debug.
+    expect(
+      describeEngineEvent(
+        event({ diagnosticEvent: { message: "Registering resource: t=pulumi:pulumi:Stack", color: "never", severity: "debug" as any } }),
+      ),
+    ).toBeUndefined();
     expect(
       describeEngineEvent(
         event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 2.4, resourceChanges: { create: 3, same: 1, update: 0 }, policyPacks: {} } }),
       ),
     ).toBe("done in 2s: 3 created, 1 unchanged");
     expect(describeChanges({ create: 2, update: 1, same: 1 }, "planned")).toBe("2 to create, 1 to update, 1 unchanged");
+  });
+});
+
+describe("interrupting the CLI when the caller aborts", () => {
+  afterEach(() => jest.useRealTimers());
+
+  test("the CLI is interrupted after the grace, unless it said that a SIGINT reached it already (a Ctrl-C in the terminal)", () => {
+    jest.useFakeTimers();
+    for (const alreadyInterrupted of [false, true]) {
+      const caller = new AbortController();
+      const link = linkedInterrupt(caller.signal, () => alreadyInterrupted, 1500);
+      caller.abort();
+      jest.advanceTimersByTime(1499);
+      expect(link.signal.aborted).toBe(false);
+      jest.advanceTimersByTime(1);
+      // A second SIGINT would make the CLI stop at once, leaving the operations in flight pending.
+      expect(link.signal.aborted).toBe(!alreadyInterrupted);
+      link.dispose();
+    }
+  });
+
+  test("a signal aborted before the run interrupts at once; dispose leaves no listener and no timer", () => {
+    jest.useFakeTimers();
+    expect(linkedInterrupt(AbortSignal.abort(), () => false, 1500).signal.aborted).toBe(true);
+    const caller = new AbortController();
+    const link = linkedInterrupt(caller.signal, () => false, 1500);
+    caller.abort();
+    link.dispose();
+    jest.advanceTimersByTime(5000);
+    expect(link.signal.aborted).toBe(false);
+    const later = new AbortController();
+    const disposed = linkedInterrupt(later.signal, () => false, 0);
+    disposed.dispose();
+    later.abort();
+    jest.advanceTimersByTime(10);
+    expect(disposed.signal.aborted).toBe(false);
+  });
+});
+
+describe("failures from the engine's events", () => {
+  const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/runtask:RunTask::scanner";
+  const stackUrn = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
+  const diagnostic = (message: string, at = urn) =>
+    ({ sequence: 1, timestamp: 0, diagnosticEvent: { urn: at, message: `${message}\n`, color: "never", severity: "error" } }) as EngineEvent;
+
+  test("a step whose state could not be written (a wrong passphrase) is the call's failure, not the resource's", () => {
+    const collector = new FailureCollector();
+    const wrong =
+      "pre-step event returned an error: failed to serialize snapshot: failed to encrypt: incorrect passphrase, please set PULUMI_CONFIG_PASSPHRASE " +
+      "to the correct passphrase or set PULUMI_CONFIG_PASSPHRASE_FILE to a file containing the passphrase";
+    collector.onEvent(diagnostic(wrong));
+    collector.onEvent(diagnostic("update failed", stackUrn));
+    expect(collector.failures()).toEqual([]);
+    const err = provisioningError(new Error("Command failed with exit code 1"), {
+      operation: "provision",
+      stackName: "dev",
+      backendUrl: "file:///state",
+      step: "up",
+      secrets: [],
+      failures: () => collector.failures(),
+      generalErrors: () => collector.generalErrors(),
+    });
+    expect(err).toMatchObject({ kind: "failed", failures: [] });
+    expect(err.message).toBe(`provision of stack "dev" failed: ${wrong}`);
+  });
+
+  test("the provider's error is the resource's", () => {
+    const collector = new FailureCollector();
+    collector.onEvent(diagnostic("run task service: POST /organizations/acme/tasks failed (HTTP 422): refused"));
+    expect(collector.failures()).toEqual([
+      { name: "scanner", kind: "RunTask", urn, message: "run task service: POST /organizations/acme/tasks failed (HTTP 422): refused" },
+    ]);
   });
 });
