@@ -156,10 +156,10 @@ describe("dynamic resources (TypeScript)", () => {
 
   test("two resources of one `name`: the second's create says that another resource of the stack holds it", async () => {
     const names = { ...renamed, nightly: "nightly-again", scanner: "scanner-again", weekly: "weekly-moved" };
-    const up = await timed(
-      "dynamic: two resources of one name",
-      stack.program(program(names, false, [{ type: "SnapshotAutoConfig", name: "weekly-copy", args: { ...local, name: "weekly" } }])).up(),
-    );
+    // The engine takes resources in the order the program registers them, which is the order their inputs resolve:
+    // `dependsOn` makes the holder's diff come first, as the message needs (without it, the message gives each cause).
+    const copy: ResourceSpec = { type: "SnapshotAutoConfig", name: "weekly-copy", args: { ...local, name: "weekly" }, options: { dependsOn: ["weekly-moved"] } };
+    const up = await timed("dynamic: two resources of one name", stack.program(program(names, false, [copy])).up());
     expect(up.ok).toBe(false);
     expect(up.output).toMatch(
       /snapshot configuration "weekly" already exists, and another resource of this stack holds it: two resources give the same `name`/,
@@ -175,12 +175,13 @@ describe("dynamic resources (TypeScript)", () => {
 describe("provider plugin resources (YAML)", () => {
   let stack: EngineStack;
   /** A resource of the program: its name, the old name it aliases (if any), its type and properties. */
-  const resource = ([name, alias]: [string, string?], type: string, properties: string) =>
+  const resource = ([name, alias]: [string, string?], type: string, properties: string, dependsOn?: string) =>
     [
       `  ${name}:`,
       `    type: ${type}`,
       `    properties: { ${properties} }`,
       ...(alias ? [`    options: { aliases: [{ name: ${alias} }] }`] : []),
+      ...(dependsOn ? [`    options: { dependsOn: ["\${${dependsOn}}"] }`] : []),
     ].join("\n");
   const local = "interval: 24h, storageType: local, pathPrefix: /var/snapshots, localMaxSpace: 1000";
   /** Two configurations (one with `name`) and a task; each `[name, alias]`. */
@@ -247,7 +248,8 @@ describe("provider plugin resources (YAML)", () => {
   });
 
   test("two resources of one `name`: the second's create names the resource that holds it", async () => {
-    const copy = resource(["nightly-copy"], "snapshot:index:SnapshotAutoConfig", `name: nightly-again, ${local}`);
+    // As in the TypeScript program, `dependsOn` puts the holder's diff before the copy's create.
+    const copy = resource(["nightly-copy"], "snapshot:index:SnapshotAutoConfig", `name: nightly-again, ${local}`, "nightly-again");
     const up = await timed(
       "yaml: two resources of one name",
       stack.yamlProgram(yaml(["nightly-again"], ["weekly-renamed"], ["scanner-again"], [copy])).up(),
