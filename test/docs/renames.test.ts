@@ -158,7 +158,12 @@ describe("dynamic resources (TypeScript)", () => {
     const names = { ...renamed, nightly: "nightly-again", scanner: "scanner-again", weekly: "weekly-moved" };
     // The engine takes resources in the order the program registers them, which is the order their inputs resolve:
     // `dependsOn` makes the holder's diff come first, as the message needs (without it, the message gives each cause).
-    const copy: ResourceSpec = { type: "SnapshotAutoConfig", name: "weekly-copy", args: { ...local, name: "weekly" }, options: { dependsOn: ["weekly-moved"] } };
+    const copy: ResourceSpec = {
+      type: "SnapshotAutoConfig",
+      name: "weekly-copy",
+      args: { ...local, name: "weekly" },
+      options: { dependsOn: ["weekly-moved"] },
+    };
     const up = await timed("dynamic: two resources of one name", stack.program(program(names, false, [copy])).up());
     expect(up.ok).toBe(false);
     expect(up.output).toMatch(
