@@ -17,7 +17,7 @@ const stampFile = path.join(binDir, "versions.json");
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const YAML_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
 /** What a first build costs on a 2-core machine (measured; the figures the README gives). */
-const FIRST_BUILD = "about 5 to 10 minutes on 2 cores, 3.5 GB of Go module and build caches, 160 MB in .engine/";
+const FIRST_BUILD = "about 4 to 10 minutes on 2 cores, 4.3 GB of Go module and build caches, 200 MB in .engine/";
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
