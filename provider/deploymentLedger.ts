@@ -108,7 +108,7 @@ function readFrom(file: string, offset: number): { text: string; bytes: number }
 
 /**
  * Removes `file`, and its folders if empty, when the process ends: normally, or on SIGINT or SIGTERM, as the engine
- * ends its plugins. A process killed outright leaves its file, which the next command removes (removeStaleFolders).
+ * ends its plugins. A process killed outright leaves its file, which the next command removes (removeStaleLedgers).
  */
 function removedAtExit(file: string): void {
   const remove = () => {
