@@ -1,8 +1,6 @@
-import { startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
+import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
+import { EngineStack, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
-import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
 import { nameOf, packageResources } from "../support/engine/stateFile";
 
 /**
@@ -13,21 +11,10 @@ import { nameOf, packageResources } from "../support/engine/stateFile";
  */
 
 jest.setTimeout(300_000);
-let emulator: Emulator;
-let project: ConsumerProject;
+const suite = engineSuite({ emulator: scenarioEmulator(["app"]) });
 const timings: string[] = [];
 
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
-    snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }] }] },
-  });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  project?.remove();
+afterAll(() => {
   console.log(timings.join("\n"));
 });
 
@@ -42,13 +29,13 @@ async function timed(label: string, step: Promise<EngineRun>): Promise<EngineRun
   return run;
 }
 
-const configNames = () => [...emulator.snapshot.configs.keys()].sort();
-const tasks = () => emulator.runTask.tasks().map((t) => [t.name, t.id]);
+const configNames = () => [...suite.emulator.snapshot.configs.keys()].sort();
+const tasks = () => suite.emulator.runTask.tasks().map((t) => [t.name, t.id]);
 
 describe("dynamic resources (TypeScript)", () => {
   let stack: EngineStack;
   const local = { interval: "24h", storageType: "local", pathPrefix: "/var/snapshots", localMaxSpace: 1000 };
-  const ws = () => emulator.runTask.workspace("app", "acme").id;
+  const ws = () => suite.emulator.runTask.workspace("app", "acme").id;
   /** The program: two configurations and two tasks, one of each with `name`, and an association of the named task. */
   const program = (names: { nightly: string; weekly: string; scanner: string; auditor: string }, aliases: boolean, extra: ResourceSpec[] = []) => ({
     resources: [
@@ -83,16 +70,10 @@ describe("dynamic resources (TypeScript)", () => {
   const renamed = { nightly: "nightly-renamed", weekly: "weekly-renamed", scanner: "scanner-renamed", auditor: "auditor-renamed" };
 
   beforeAll(async () => {
-    stack = EngineStack.inline({
-      project,
-      projectName: "renames",
-      config: emulatorStackConfig(emulator),
-      secretKeys: ["runtask:token", "snapshot:token"],
-    });
+    stack = suite.stack("inline", "renames");
     const up = await timed("dynamic: create", stack.program(program(first, false)).up());
     expect(up.ok).toBe(true);
   });
-  afterAll(() => stack?.remove());
 
   test("with aliases: a resource without `name` takes its new name (a configuration is replaced, a task renamed in place); one with `name` stays as it is", async () => {
     const before = tasks();
@@ -108,7 +89,7 @@ describe("dynamic resources (TypeScript)", () => {
     expect(configNames()).toEqual(["nightly-renamed", "weekly"]);
     // The same task ids, the unnamed one renamed at the service.
     expect(tasks()).toEqual(before.map(([name, id]) => [name === "scanner" ? "scanner-renamed" : name, id]));
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
   });
 
   test("without aliases, without `name`: a new object under the new name, then the old one deleted", async () => {
@@ -125,7 +106,7 @@ describe("dynamic resources (TypeScript)", () => {
     });
     expect(configNames()).toEqual(["nightly-again", "weekly"]);
     expect(tasks().map(([name]) => name)).toEqual(["auditor", "scanner-again"]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
   });
 
   test("without aliases, with `name`: the create is refused (the old resource holds the name until its delete, after), nothing is lost", async () => {
@@ -137,7 +118,7 @@ describe("dynamic resources (TypeScript)", () => {
     );
     expect(configNames()).toEqual(["nightly-again", "weekly"]);
     expect(packageResources(stack.state()).map((r) => nameOf(r.urn))).toContain("weekly-renamed");
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     // As the message advises: the old name in aliases, and the same object is kept.
     const fixed = await timed(
       "dynamic: the same with aliases",
@@ -151,7 +132,7 @@ describe("dynamic resources (TypeScript)", () => {
     );
     expect(fixed.ok).toBe(true);
     expect(opsOf(fixed)["weekly-moved"]).toBe("same");
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
   });
 
   test("two resources of one `name`: the second's create says that another resource of the stack holds it", async () => {
@@ -169,7 +150,7 @@ describe("dynamic resources (TypeScript)", () => {
     expect(up.output).toMatch(
       /snapshot configuration "weekly" already exists, and another resource of this stack holds it: two resources give the same `name`/,
     );
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     const destroy = await timed("dynamic: destroy", stack.destroy());
     expect(destroy.ok).toBe(true);
     expect(configNames()).toEqual([]);
@@ -201,16 +182,10 @@ describe("provider plugin resources (YAML)", () => {
     ].join("\n");
 
   beforeAll(async () => {
-    stack = EngineStack.yaml({
-      project,
-      projectName: "renames-yaml",
-      config: emulatorStackConfig(emulator),
-      secretKeys: ["runtask:token", "snapshot:token"],
-    });
+    stack = suite.stack("yaml", "renames-yaml");
     const up = await timed("yaml: create", stack.yamlProgram(yaml(["nightly"], ["weekly"], ["scanner"])).up());
     expect(up.ok).toBe(true);
   });
-  afterAll(() => stack?.remove());
 
   test("with aliases, with or without `name`: nothing changes; the objects keep the names they have", async () => {
     const before = tasks();
@@ -222,7 +197,7 @@ describe("provider plugin resources (YAML)", () => {
     expect(opsOf(up)).toMatchObject({ "nightly-renamed": "same", "weekly-renamed": "same", "scanner-renamed": "same" });
     expect(configNames()).toEqual(["nightly", "weekly"]);
     expect(tasks()).toEqual(before);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
   });
 
   test("without aliases, without `name`: a new object under the new name, then the old one deleted", async () => {
@@ -236,7 +211,7 @@ describe("provider plugin resources (YAML)", () => {
     });
     expect(configNames()).toEqual(["nightly-again", "weekly"]);
     expect(tasks().map(([name]) => name)).toEqual(["scanner-again"]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
   });
 
   test("without aliases, with `name`: the create is refused, nothing is lost", async () => {
@@ -249,7 +224,7 @@ describe("provider plugin resources (YAML)", () => {
       /snapshot configuration "weekly" already exists \(weekly\); a create never overwrites it\. Renamed or moved in the program/,
     );
     expect(configNames()).toEqual(["nightly-again", "weekly"]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
   });
 
   test("two resources of one `name`: the second's create names the resource that holds it", async () => {
@@ -263,7 +238,7 @@ describe("provider plugin resources (YAML)", () => {
     expect(up.output).toMatch(
       /snapshot configuration "nightly-again" already exists, and another resource of this stack holds it \("nightly-again"\)/,
     );
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     const destroy = await timed("yaml: destroy", stack.destroy());
     expect(destroy.ok).toBe(true);
     expect(configNames()).toEqual([]);

@@ -1,9 +1,8 @@
-import { startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, opsByName, type EngineRun, type ProgramSpec, type ResourceSpec } from "../support/engine/engineStack";
+import { engineSuite } from "../support/engine/engineSuite";
+import { EngineStack, opsByName, type EngineRun, type ProgramSpec, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { nameOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN, expectScannerAndOffsiteOnce } from "../support/emulatorStack";
+import { expectScannerAndOffsiteOnce } from "../support/emulatorStack";
 
 /**
  * Replacements and moves of the dynamic resources through the Pulumi engine, on one stack: a task named `scanner`
@@ -12,32 +11,15 @@ import { emulatorStackConfig, RUNTASK_TOKEN, expectScannerAndOffsiteOnce } from 
  */
 jest.setTimeout(600_000);
 
-let project: ConsumerProject;
-let emulator: Emulator;
+const suite = engineSuite();
 let stack: EngineStack;
 
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
-    snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
-  });
-  stack = EngineStack.inline({
-    project,
-    projectName: "dynamic-moves",
-    config: emulatorStackConfig(emulator),
-    secretKeys: ["runtask:token", "snapshot:token"],
-  });
+beforeAll(() => {
+  stack = suite.stack("inline", "dynamic-moves");
 });
 
-afterAll(async () => {
-  stack?.remove();
-  await emulator?.close();
-  project?.remove();
-});
-
-const ws = (name: string) => emulator.runTask.workspace(name).id;
-const tasksNamed = (name: string) => emulator.runTask.tasks().filter((t) => t.name === name);
+const ws = (name: string) => suite.emulator.runTask.workspace(name).id;
+const tasksNamed = (name: string) => suite.emulator.runTask.tasks().filter((t) => t.name === name);
 const offsite = { name: "offsite", interval: 3600, pathPrefix: "backups", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
 
 interface Layout {
@@ -84,11 +66,11 @@ function program({
 
 async function up(spec: ProgramSpec, options: Record<string, unknown> = {}): Promise<EngineRun> {
   const run = await stack.program(spec).up(options);
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   return run;
 }
 
-const expectOnceEach = (task: string, config: string) => expectScannerAndOffsiteOnce(emulator, stack, task, config);
+const expectOnceEach = (task: string, config: string) => expectScannerAndOffsiteOnce(suite.emulator, stack, task, config);
 
 test("moved to new names: refused without aliases, deleting nothing; with aliases nothing is made or deleted; into a component with an alias to the stack, the same", async () => {
   expect((await up(program())).changes).toEqual({ create: 5 });
@@ -99,15 +81,15 @@ test("moved to new names: refused without aliases, deleting nothing; with aliase
   expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. Renamed or moved in the program.*`aliases`/);
   expectOnceEach("scanner", "offsite");
 
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const aliased = await up(program({ ...moved, options: { aliases: [{ name: "scanner" }, { name: "offsite" }] } }));
   expect(opsByName(aliased)).toEqual({ "scanner-moved": "same", "offsite-moved": "same", "on-app": "same", "on-web": "same" });
-  expect(emulator.requests.writes()).toBe(0);
+  expect(suite.emulator.requests.writes()).toBe(0);
   expectOnceEach("scanner-moved", "offsite-moved");
 
   const grouped = await up(program({ ...moved, inGroup: true, options: { aliases: [{ parent: "root" }] } }));
   expect(opsByName(grouped)).toMatchObject({ group: "create", "scanner-moved": "same", "offsite-moved": "same" });
-  expect(emulator.requests.writes()).toBe(0);
+  expect(suite.emulator.requests.writes()).toBe(0);
   expectOnceEach("scanner-moved", "offsite-moved");
 });
 
@@ -164,10 +146,10 @@ test("--replace: refused without deleteBeforeReplace (created first, it would be
   const preview = await stack.program(deletingFirst).preview({ replace: [offsiteUrn] });
   expect(opsByName(preview)).toMatchObject({ offsite: "replace", scanner: "same" });
   expect(preview.output).toMatch(/offsite\s+delete original/);
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const replaced = await up(deletingFirst, { replace: [offsiteUrn] });
   expect(opsByName(replaced)).toMatchObject({ offsite: "replace", scanner: "same" });
-  expect(emulator.requests.byRoute()).toMatchObject({
+  expect(suite.emulator.requests.byRoute()).toMatchObject({
     "DELETE /v1/sys/storage/raft/snapshot-auto/config/:name": 1,
     "POST /v1/sys/storage/raft/snapshot-auto/config/:name": 1,
   });
@@ -186,9 +168,9 @@ test("--target changes the targeted resource alone", async () => {
   const targeted = await up(spec, { target: [scannerUrn] });
   expect(opsByName(targeted)).toMatchObject({ scanner: "update" });
   expect(opsByName(targeted)).not.toHaveProperty("offsite", "update");
-  expect([tasksNamed("scanner")[0].url, emulator.snapshot.configs.get("offsite")!.config.retain]).toEqual(["https://hooks.example.com/d", 1]);
+  expect([tasksNamed("scanner")[0].url, suite.emulator.snapshot.configs.get("offsite")!.config.retain]).toEqual(["https://hooks.example.com/d", 1]);
   expect(opsByName(await up(spec))).toMatchObject({ offsite: "update", scanner: "same" });
-  expect(emulator.snapshot.configs.get("offsite")!.config.retain).toBe(4);
+  expect(suite.emulator.snapshot.configs.get("offsite")!.config.retain).toBe(4);
 });
 
 test("a configuration without `name` renamed: with aliases, replaced under its new name (its name is the resource's); without, made anew and the old deleted", async () => {
@@ -205,17 +187,17 @@ test("a configuration without `name` renamed: with aliases, replaced under its n
   await up(unnamed("nightly"));
   const aliased = await up(unnamed("nightly-renamed", "nightly"));
   expect(opsByName(aliased)).toMatchObject({ "nightly-renamed": "replace" });
-  expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly-renamed"]);
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly-renamed"]);
   const renamed = await up(unnamed("nightly-2"));
   expect(opsByName(renamed)).toEqual({ "nightly-2": "create", "nightly-renamed": "delete" });
-  expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly-2"]);
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly-2"]);
 });
 
 describe("drift", () => {
   const scanner = (options: Record<string, unknown> = {}, global = { enabled: false }): ProgramSpec => ({
     resources: [{ type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan", enabled: true, global }, options }],
   });
-  const task = () => emulator.runTask.store.tasks.get(tasksNamed("scanner")[0].id)!;
+  const task = () => suite.emulator.runTask.store.tasks.get(tasksNamed("scanner")[0].id)!;
 
   test("a task disabled outside: refresh shows it, the next preview shows the change back, and up re-enables it", async () => {
     await up(scanner());
@@ -236,15 +218,17 @@ describe("drift", () => {
       await stack.refresh();
       const ignoring = scanner({ ignoreChanges: [path] }, { enabled: programs });
       expect([path, opsByName(await stack.program(ignoring).preview())]).toEqual([path, { scanner: "same" }]);
-      emulator.requests.reset();
+      suite.emulator.requests.reset();
       expect(opsByName(await up(ignoring))).toEqual({ scanner: "same" });
-      expect([path, emulator.requests.writes(), task().global.enabled]).toEqual([path, 0, outside]);
+      expect([path, suite.emulator.requests.writes(), task().global.enabled]).toEqual([path, 0, outside]);
     }
   });
 });
 
 test("destroy leaves the service empty", async () => {
   expect((await stack.destroy()).error).toBeUndefined();
-  expect([emulator.snapshot.configs.size, emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0, 0]);
+  expect([suite.emulator.snapshot.configs.size, suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([
+    0, 0, 0,
+  ]);
   expect(stack.state().resources).toEqual([]);
 });

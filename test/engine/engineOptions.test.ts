@@ -1,10 +1,9 @@
 import { join } from "node:path";
-import { startEmulator, type Emulator, type EmulatorTask } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
+import { type EmulatorTask } from "../../emulator";
+import { engineSuite } from "../support/engine/engineSuite";
+import { EngineStack, type EngineRun } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf, packageResources, typeOf } from "../support/engine/stateFile";
-import { forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -22,12 +21,10 @@ const BETA_ONLY = "beta-token";
 const SNAPSHOT_TOKEN = "snapshot-token";
 
 const calls = new Switchboard();
-let emulator: Emulator;
-let project: ConsumerProject;
-
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
+const suite = engineSuite({
+  calls,
+  forgetBetweenTests: true,
+  emulator: {
     snapshot: { tokens: { [SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false },
     runTask: {
       tokens: {
@@ -40,50 +37,34 @@ beforeAll(async () => {
         { name: "beta", workspaces: [{ name: "web" }] },
       ],
     },
-    interceptors: [calls.interceptor],
-  });
-});
-
-afterEach(() => {
-  calls.reset();
-  // What a failed test left does not meet the next one.
-  forgetObjects(emulator);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  project?.remove();
+  },
 });
 
 const config = (extra: Record<string, string> = {}) => ({
-  "runtask:address": emulator.url,
+  "runtask:address": suite.emulator.url,
   "runtask:token": TOKEN,
   "runtask:organization": "acme",
-  "snapshot:address": emulator.url,
+  "snapshot:address": suite.emulator.url,
   "snapshot:token": SNAPSHOT_TOKEN,
   ...extra,
 });
-const yamlStack = (projectName: string, extra: Record<string, string> = {}) =>
-  EngineStack.yaml({ project, projectName, config: config(extra), secretKeys: ["runtask:token", "snapshot:token"] });
+const yamlStack = (projectName: string, extra: Record<string, string> = {}) => suite.stack("yaml", projectName, { config: config(extra) });
 const inlineStack = (projectName: string, extra: Record<string, string> = {}) =>
-  EngineStack.inline({
-    project,
-    projectName,
+  suite.stack("inline", projectName, {
     config: config(extra),
-    secretKeys: ["runtask:token", "snapshot:token"],
     // Node's compile cache for the program's and the dynamic provider's processes: each command starts faster.
-    env: { NODE_COMPILE_CACHE: join(project.dir, ".node-compile-cache") },
+    env: { NODE_COMPILE_CACHE: join(suite.project.dir, ".node-compile-cache") },
   });
 const ops = (run: EngineRun) => Object.fromEntries(run.steps.filter((s) => !/^pulumi:/.test(typeOf(s.urn))).map((s) => [nameOf(s.urn), s.op]));
 const stateOf = (stack: EngineStack, name: string) => packageResources(stack.state()).find((r) => nameOf(r.urn) === name);
-const taskNamed = (name: string): EmulatorTask => emulator.runTask.tasks().find((t) => t.name === name)!;
+const taskNamed = (name: string): EmulatorTask => suite.emulator.runTask.tasks().find((t) => t.name === name)!;
 const writesDuring = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const result = await run();
-  return [emulator.requests.writes(), result];
+  return [suite.emulator.requests.writes(), result];
 };
 const addConfig = (name: string) =>
-  fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config/${name}`, {
+  fetch(`${suite.emulator.url}/v1/sys/storage/raft/snapshot-auto/config/${name}`, {
     method: "POST",
     headers: { "x-service-token": SNAPSHOT_TOKEN, "content-type": "application/json" },
     body: JSON.stringify({ interval: 3600, path_prefix: "/tmp/engine-options", storage_type: "local", local_max_space: 1000 }),
@@ -111,14 +92,14 @@ describe("ignoreChanges", () => {
     expect(task().enabled).toBe(true);
 
     // Changed outside the program; the refresh records the service's value as the resource's input.
-    emulator.runTask.store.tasks.get(task().id)!.enabled = false;
+    suite.emulator.runTask.store.tasks.get(task().id)!.enabled = false;
     expect((await stack.refresh()).error).toBeUndefined();
     expect(stateOf(stack, "scanner")!.inputs).toMatchObject({ enabled: false });
     stack.program(scanner({ enabled: true, url: "https://hooks.example.com/moved" }, { ignoreChanges: ["enabled"] }));
     const moved = await stack.up();
     expect(ops(moved)).toEqual({ scanner: "update" });
     expect(task()).toMatchObject({ url: "https://hooks.example.com/moved", enabled: false });
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
     // The control: without ignoreChanges the program's value would go back.
     stack.program(scanner({ enabled: true, url: "https://hooks.example.com/moved" }));
@@ -146,12 +127,12 @@ ${options.ignore ? "    options:\n      ignoreChanges: [enabled]\n" : ""}  retai
 ${options.ignore ? "    options:\n      ignoreChanges: [retain]\n" : ""}`);
     program({ ignore: false });
     expect((await stack.up()).error).toBeUndefined();
-    emulator.runTask.store.tasks.get(taskNamed("ignoring").id)!.enabled = false;
-    emulator.snapshot.configs.get("retained")!.config.retain = 5;
+    suite.emulator.runTask.store.tasks.get(taskNamed("ignoring").id)!.enabled = false;
+    suite.emulator.snapshot.configs.get("retained")!.config.retain = 5;
     expect((await stack.refresh()).error).toBeUndefined();
     // The refresh records the service's values as the resources' inputs, where the engine takes ignored values from.
     expect([stateOf(stack, "ignoring")!.inputs!.enabled, stateOf(stack, "retained")!.inputs!.retain]).toEqual([false, 5]);
-    const outside = () => [taskNamed("ignoring").enabled, emulator.snapshot.configs.get("retained")!.config.retain];
+    const outside = () => [taskNamed("ignoring").enabled, suite.emulator.snapshot.configs.get("retained")!.config.retain];
 
     program({ ignore: true });
     expect(ops(await stack.preview())).toEqual({ ignoring: "same", retained: "same" });
@@ -163,12 +144,12 @@ ${options.ignore ? "    options:\n      ignoreChanges: [retain]\n" : ""}`);
     expect(ops(await stack.up())).toEqual({ ignoring: "update", retained: "same" });
     expect(taskNamed("ignoring")).toMatchObject({ url: "https://hooks.example.com/moved", enabled: false });
     expect(outside()).toEqual([false, 5]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
     program({ ignore: false, url: "https://hooks.example.com/moved" });
     expect(ops(await stack.preview())).toEqual({ ignoring: "update", retained: "update" });
     expect((await stack.destroy()).error).toBeUndefined();
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     stack.remove();
   });
 });
@@ -183,13 +164,13 @@ test("two organizations with the dynamic resources: one token that sees both, ea
   });
   expect((await stack.up()).error).toBeUndefined();
   expect(
-    emulator.runTask
+    suite.emulator.runTask
       .tasks()
       .map((t) => `${t.organization}/${t.name}`)
       .sort(),
   ).toEqual(["acme/scanner", "beta/scanner"]);
   expect(stateOf(stack, "beta-scanner")!.outputs).toMatchObject({ organization: "beta", name: "scanner" });
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   const [writes, again] = await writesDuring(() => stack.up());
   expect([writes, again.changes]).toEqual([0, { same: 3 }]);
   stack.remove();
@@ -198,7 +179,7 @@ test("two organizations with the dynamic resources: one token that sees both, ea
 describe("the import option, through the plugins", () => {
   test("a SnapshotAutoConfig whose program gives no name, and a RunTask by <organization>/<task-name> with a change: imported, the change applied in the same up, then no replacement; an import the program would replace is refused", async () => {
     await addConfig("nightly");
-    const legacy = emulator.runTask.addTask("acme", { name: "legacy", url: "https://hooks.example.com/legacy" });
+    const legacy = suite.emulator.runTask.addTask("acme", { name: "legacy", url: "https://hooks.example.com/legacy" });
     const stack = yamlStack("importing");
     const program = `resources:
   nightly-config:
@@ -231,8 +212,8 @@ describe("the import option, through the plugins", () => {
     expect(writes).toBe(1);
     expect(stateOf(stack, "nightly-config")).toMatchObject({ id: "nightly", inputs: { name: "nightly" } });
     expect(stateOf(stack, "legacy")).toMatchObject({ id: legacy.id, inputs: { enabled: false } });
-    expect(emulator.runTask.store.tasks.get(legacy.id)!.enabled).toBe(false);
-    expectServiceMatchesState(emulator, stack);
+    expect(suite.emulator.runTask.store.tasks.get(legacy.id)!.enabled).toBe(false);
+    expectServiceMatchesState(suite.emulator, stack);
 
     const [againWrites, again] = await writesDuring(() => stack.up());
     expect([againWrites, again.changes]).toEqual([0, { same: 3 }]);
@@ -258,11 +239,11 @@ describe("the import option, through the plugins", () => {
     // under its own name, and nothing was written; the next up refuses the same until the program drops `import`.
     expect(stepsOf(refused, "weekly")).toEqual(["import"]);
     expect(stateOf(stack, "weekly")).toMatchObject({ id: "weekly", inputs: { name: "weekly" }, outputs: { name: "weekly" } });
-    expect(emulator.snapshot.configs.get("weekly")?.config).toMatchObject({ interval: 3600, storage_type: "local" });
-    expectServiceMatchesState(emulator, stack);
+    expect(suite.emulator.snapshot.configs.get("weekly")?.config).toMatchObject({ interval: 3600, storage_type: "local" });
+    expectServiceMatchesState(suite.emulator, stack);
 
     expect((await stack.destroy()).error).toBeUndefined();
-    expect([emulator.snapshot.configs.size, emulator.runTask.tasks().length]).toEqual([0, 0]);
+    expect([suite.emulator.snapshot.configs.size, suite.emulator.runTask.tasks().length]).toEqual([0, 0]);
     stack.remove();
   });
 });
@@ -286,10 +267,10 @@ describe("Ctrl-C in the middle of an up, through both plugins", () => {
     calls.answers.push((req, key) =>
       /^(POST|GET) \/(api\/v2|v1)\//.test(`${req.method} ${key}`) ? { status: 503, body: { errors: ["unavailable"] } } : undefined,
     );
-    emulator.requests.reset();
+    suite.emulator.requests.reset();
     const running = stack.start("up");
     // Both creates are under way, their requests answered 503 and tried again.
-    const began = (prefix: string) => emulator.requests.entries.some((e) => e.path.startsWith(prefix));
+    const began = (prefix: string) => suite.emulator.requests.entries.some((e) => e.path.startsWith(prefix));
     for (const deadline = Date.now() + 30_000; Date.now() < deadline && !(began("/api/v2") && began("/v1"));) await sleep(50);
     await sleep(500);
     const interruptedAt = Date.now();
@@ -314,16 +295,16 @@ describe("Ctrl-C in the middle of an up, through both plugins", () => {
     // Nothing recorded: no resource, no pending operation; nothing made.
     expect(packageResources(stack.state())).toEqual([]);
     expect(stack.state().pendingOperations).toEqual([]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
     calls.reset();
     const converged = await stack.up();
     expect(converged.error).toBeUndefined();
     expect(ops(converged)).toEqual({ "cancelled-task": "create", "cancelled-config": "create" });
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     expect((await stack.up()).changes).toEqual({ same: 3 });
     expect((await stack.destroy()).error).toBeUndefined();
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     stack.remove();
   });
 });
@@ -362,7 +343,7 @@ describe("customTimeouts", () => {
     expect(elapsed).toBeLessThan(15_000);
     calls.reset();
     expect(packageResources(stack.state())).toEqual([]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     stack.remove();
   });
 
@@ -378,17 +359,16 @@ describe("customTimeouts", () => {
     expect(slow.output).not.toContain("customTimeouts");
     calls.reset();
     expect(packageResources(stack.state())).toEqual([]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     stack.remove();
   });
 });
 
 test("explicit providers: settings unknown in the preview show creates and send nothing; at up each provider is configured with its own address, organization and token; every token is encrypted in the state file", async () => {
   // The stack config holds the default run task provider's token in plain text, and no snapshot token.
-  const stack = EngineStack.yaml({
-    project,
-    projectName: "explicit",
-    config: { "runtask:address": emulator.url, "runtask:token": TOKEN, "runtask:organization": "acme" },
+  const stack = suite.stack("yaml", "explicit", {
+    config: { "runtask:address": suite.emulator.url, "runtask:token": TOKEN, "runtask:organization": "acme" },
+    secretKeys: [],
   });
   stack.yamlProgram(`resources:
   # A task of the default provider, whose id is known only once it is made: the addresses below that select the
@@ -403,14 +383,14 @@ test("explicit providers: settings unknown in the preview show creates and send 
       address:
         fn::select:
           - 0
-          - - ${emulator.url}
+          - - ${suite.emulator.url}
             - \${seed.taskId}
       token: ${ACME_ONLY}
       organization: acme
   beta:
     type: pulumi:providers:runtask
     properties:
-      address: ${emulator.url}
+      address: ${suite.emulator.url}
       token: ${BETA_ONLY}
       organization: beta
   vault:
@@ -419,7 +399,7 @@ test("explicit providers: settings unknown in the preview show creates and send 
       address:
         fn::select:
           - 0
-          - - ${emulator.url}
+          - - ${suite.emulator.url}
             - \${seed.taskId}
       token: ${SNAPSHOT_TOKEN}
   in-acme:
@@ -444,7 +424,7 @@ test("explicit providers: settings unknown in the preview show creates and send 
     options:
       provider: \${vault}
 `);
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const previewed = await stack.preview();
   expect(previewed.error).toBeUndefined();
   expect(ops(previewed)).toEqual({ seed: "create", "in-acme": "create", "in-beta": "create", "computed-config": "create" });
@@ -453,20 +433,20 @@ test("explicit providers: settings unknown in the preview show creates and send 
   const providers = (JSON.parse(planned.stdout).steps as { urn: string; newState?: { inputs?: Record<string, unknown> } }[])
     .filter((p) => typeOf(p.urn).startsWith("pulumi:providers:"))
     .map((p) => [nameOf(p.urn), p.newState?.inputs?.address]);
-  expect(Object.fromEntries(providers)).toEqual({ acme: UNKNOWN, beta: emulator.url, vault: UNKNOWN });
-  expect(emulator.requests.total()).toBe(0);
+  expect(Object.fromEntries(providers)).toEqual({ acme: UNKNOWN, beta: suite.emulator.url, vault: UNKNOWN });
+  expect(suite.emulator.requests.total()).toBe(0);
 
   const up = await stack.up();
   expect(up.error).toBeUndefined();
   expect(ops(up)).toEqual({ seed: "create", "in-acme": "create", "in-beta": "create", "computed-config": "create" });
   expect(
-    emulator.runTask
+    suite.emulator.runTask
       .tasks()
       .map((t) => `${t.organization}/${t.name}`)
       .sort(),
   ).toEqual(["acme/in-acme", "acme/seed", "beta/in-beta"]);
-  expect([...emulator.snapshot.configs.keys()]).toEqual(["computed-config"]);
-  expectServiceMatchesState(emulator, stack);
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["computed-config"]);
+  expectServiceMatchesState(suite.emulator, stack);
   // The engine records each provider's settings; the plugins mark the token secret, the stack config's plain one too.
   const state = stack.state();
   const tokens = state.resources
@@ -478,14 +458,14 @@ test("explicit providers: settings unknown in the preview show creates and send 
   const [writes, again] = await writesDuring(() => stack.preview());
   expect([writes, ops(again)]).toEqual([0, { seed: "same", "in-acme": "same", "in-beta": "same", "computed-config": "same" }]);
   expect((await stack.destroy()).error).toBeUndefined();
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   stack.remove();
 });
 
 // The YAML host (as the Node.js and Go SDKs do) sends a secret argument as a plain value and marks the result secret
 // itself: the plugin's own marking of such a result is checked over gRPC (plugin/nativeConformance).
 test("a secret argument makes a function's result secret: in the state file and in what the CLI prints", async () => {
-  emulator.runTask.addTask("acme", { name: "secretly", url: "https://hooks.example.com/secretly" });
+  suite.emulator.runTask.addTask("acme", { name: "secretly", url: "https://hooks.example.com/secretly" });
   const stack = yamlStack("function-secrets");
   stack.yamlProgram(`variables:
   plain:

@@ -1,9 +1,8 @@
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, opsByName, type ProgramSpec } from "../support/engine/engineStack";
+import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
+import { engineSuite } from "../support/engine/engineSuite";
+import { EngineStack, opsByName, type ProgramSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState, ledger } from "../support/engine/serviceLedger";
 import { nameOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN, forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -22,38 +21,10 @@ import { Switchboard } from "../support/switchboard";
 jest.setTimeout(600_000);
 
 const calls = new Switchboard();
-let project: ConsumerProject;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
-    interceptors: [calls.interceptor],
-    snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
-  });
-});
-
-afterEach(() => {
-  calls.reset();
-  // What a failed test left does not meet the next one.
-  forgetObjects(emulator);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  project?.remove();
-});
-
-const stackOf = (projectName: string, runtime: "inline" | "yaml" = "inline") =>
-  (runtime === "inline" ? EngineStack.inline : EngineStack.yaml)({
-    project,
-    projectName,
-    config: emulatorStackConfig(emulator),
-    secretKeys: ["runtask:token", "snapshot:token"],
-  });
-const ws = (name: string) => emulator.runTask.workspace(name).id;
-const tasksNamed = (name: string) => emulator.runTask.tasks().filter((t) => t.name === name);
+const suite = engineSuite({ calls, forgetBetweenTests: true });
+const stackOf = (projectName: string, runtime: "inline" | "yaml" = "inline") => suite.stack(runtime, projectName);
+const ws = (name: string) => suite.emulator.runTask.workspace(name).id;
+const tasksNamed = (name: string) => suite.emulator.runTask.tasks().filter((t) => t.name === name);
 
 /**
  * Holds the first request `matches` picks until `release`; `arrived` resolves when it reaches the service. Released,
@@ -110,7 +81,7 @@ describe("the CLI killed in the middle of a create, the service carrying it out"
       const [made] = tasksNamed("scanner");
       expect(tasksNamed("scanner")).toHaveLength(1);
       expect(stack.state().pendingOperations.map((p) => [nameOf(p.resource.urn), p.type])).toEqual([["scanner", "creating"]]);
-      expect(ledger(emulator, stack)).toEqual({ stranded: [`RunTask ${made.id}`], lost: [], claimedTwice: [] });
+      expect(ledger(suite.emulator, stack)).toEqual({ stranded: [`RunTask ${made.id}`], lost: [], claimedTwice: [] });
 
       // The killed CLI left the stack locked; the CLI says to cancel.
       const locked = await stack.up();
@@ -132,17 +103,17 @@ describe("the CLI killed in the middle of a create, the service carrying it out"
       const adopted = await stack.up();
       expect(adopted.error).toBeUndefined();
       expect(stack.state().resources.find((r) => nameOf(r.urn) === "scanner")?.id).toBe(made.id);
-      expectServiceMatchesState(emulator, stack);
+      expectServiceMatchesState(suite.emulator, stack);
       expect((await stack.cli(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"])).code).toBe(0);
       expect(stack.state().pendingOperations).toEqual([]);
 
       program(false);
-      emulator.requests.reset();
+      suite.emulator.requests.reset();
       expect((await stack.up()).changes).toEqual({ same: 2 });
-      expect(emulator.requests.writes()).toBe(0);
-      expectServiceMatchesState(emulator, stack);
+      expect(suite.emulator.requests.writes()).toBe(0);
+      expectServiceMatchesState(suite.emulator, stack);
       expect((await stack.destroy()).error).toBeUndefined();
-      expect(emulator.runTask.tasks()).toEqual([]);
+      expect(suite.emulator.runTask.tasks()).toEqual([]);
       stack.remove();
     },
   );
@@ -169,20 +140,20 @@ test("the CLI killed in the middle of an update, the service carrying it out: th
   await killedDuring(stack, (method, route) => method === "PATCH" && route === "/api/v2/workspaces/:ws/tasks/:id");
   expect(stack.state().pendingOperations.map((p) => [nameOf(p.resource.urn), p.type])).toEqual([["on-app", "updating"]]);
   // The service has the new level; the state the old one, and the pending update.
-  expect(emulator.runTask.workspaceTasks()).toMatchObject([{ enforcementLevel: "mandatory" }]);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.runTask.workspaceTasks()).toMatchObject([{ enforcementLevel: "mandatory" }]);
+  expectServiceMatchesState(suite.emulator, stack);
 
   expect((await stack.cli(["cancel", "--yes"])).code).toBe(0);
   const again = await stack.up();
   expect(again.error).toBeUndefined();
   expect(opsByName(again)).toMatchObject({ "on-app": "update" });
-  expect([emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([1, 1]);
+  expect([suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([1, 1]);
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "on-app")?.outputs).toMatchObject({ enforcementLevel: "mandatory" });
   // A refresh clears what the engine keeps of the interrupted update.
   await stack.refresh();
   expect(stack.state().pendingOperations).toEqual([]);
   expect((await stack.up()).changes).toEqual({ same: 3 });
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   expect((await stack.destroy()).error).toBeUndefined();
   stack.remove();
 });
@@ -210,25 +181,25 @@ describe("a delete-first replacement whose create the service refuses", () => {
     expect(stopped.output).toMatch(/refused for the test/);
     calls.reset();
     // Deleted, and not made again: the state keeps it pending replacement, never as a live object.
-    expect(emulator.snapshot.configs.has("offsite")).toBe(false);
+    expect(suite.emulator.snapshot.configs.has("offsite")).toBe(false);
     expect(stack.state().resources.find((r) => nameOf(r.urn) === "offsite")).toMatchObject({ id: "offsite", pendingReplacement: true });
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
-    emulator.requests.reset();
+    suite.emulator.requests.reset();
     const again = await stack.up();
     expect(opsByName(again)).toMatchObject({ offsite: "replace" });
-    expect(emulator.requests.entries.filter((e) => e.method === "DELETE")).toEqual([]);
-    expect(emulator.snapshot.configs.has("offsite")).toBe(true);
+    expect(suite.emulator.requests.entries.filter((e) => e.method === "DELETE")).toEqual([]);
+    expect(suite.emulator.snapshot.configs.has("offsite")).toBe(true);
     expect(stack.state().resources.find((r) => nameOf(r.urn) === "offsite")?.pendingReplacement).toBeUndefined();
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
     // Stopped again in the same place, then dropped from the program: it leaves the state, with no request.
     refuseCreates("snapshot");
     await stack.up({ replace: [urn] });
     calls.reset();
-    emulator.requests.reset();
+    suite.emulator.requests.reset();
     expect((await stack.program({ resources: [] }).up()).error).toBeUndefined();
-    expect(emulator.requests.entries).toEqual([]);
+    expect(suite.emulator.requests.entries).toEqual([]);
     expect(stack.state().resources.filter((r) => nameOf(r.urn) === "offsite")).toEqual([]);
     expect((await stack.destroy()).error).toBeUndefined();
     stack.remove();
@@ -256,24 +227,24 @@ describe("a delete-first replacement whose create the service refuses", () => {
     const stopped = await stack.program(program("https://hooks.example.com/b")).up();
     expect(stopped.output).toMatch(/refused for the test/);
     calls.reset();
-    expect([tasksNamed("scanner"), emulator.runTask.workspaceTasks()]).toEqual([[], []]);
+    expect([tasksNamed("scanner"), suite.emulator.runTask.workspaceTasks()]).toEqual([[], []]);
     for (const name of ["scanner", "on-app", "on-web"]) {
       expect(stack.state().resources.find((r) => nameOf(r.urn) === name)).toMatchObject({ pendingReplacement: true });
     }
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
-    emulator.requests.reset();
+    suite.emulator.requests.reset();
     const again = await stack.up();
     expect(again.error).toBeUndefined();
     expect(opsByName(again)).toMatchObject({ scanner: "replace" });
     // Nothing live is deleted: whatever delete the engine still sends finds its object gone.
-    expect(emulator.requests.entries.filter((e) => e.method === "DELETE" && e.status !== 404)).toEqual([]);
+    expect(suite.emulator.requests.entries.filter((e) => e.method === "DELETE" && e.status !== 404)).toEqual([]);
     const [task] = tasksNamed("scanner");
     expect(task.url).toBe("https://hooks.example.com/b");
-    expect(emulator.runTask.workspaceTasks().map((a) => a.taskId)).toEqual([task.id, task.id]);
-    expectServiceMatchesState(emulator, stack);
+    expect(suite.emulator.runTask.workspaceTasks().map((a) => a.taskId)).toEqual([task.id, task.id]);
+    expectServiceMatchesState(suite.emulator, stack);
     expect((await stack.destroy()).error).toBeUndefined();
-    expect([emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0]);
+    expect([suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([0, 0]);
     stack.remove();
   });
 });
@@ -286,7 +257,7 @@ test("a move with adopt to an explicit provider whose up fails before the old re
   ).toBeUndefined();
   const moved: ProgramSpec = {
     resources: [
-      { type: "pulumi:providers:snapshot", name: "backups", args: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN } },
+      { type: "pulumi:providers:snapshot", name: "backups", args: { address: suite.emulator.url, token: DEFAULT_SNAPSHOT_TOKEN } },
       {
         type: "snapshot:index:SnapshotAutoConfig",
         name: "backups-nightly",
@@ -318,9 +289,9 @@ test("a move with adopt to an explicit provider whose up fails before the old re
   expect(next.error).toBeUndefined();
   expect(opsByName(next)).toMatchObject({ nightly: "delete", "backups-nightly": "same" });
   expect(next.output).toMatch(/snapshot configuration nightly is not deleted: another resource of this stack holds it/);
-  expect(emulator.snapshot.configs.has("nightly")).toBe(true);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.snapshot.configs.has("nightly")).toBe(true);
+  expectServiceMatchesState(suite.emulator, stack);
   expect((await stack.destroy()).error).toBeUndefined();
-  expect(emulator.snapshot.configs.size).toBe(0);
+  expect(suite.emulator.snapshot.configs.size).toBe(0);
   stack.remove();
 });

@@ -1,10 +1,9 @@
 import { join } from "node:path";
-import { startEmulator, type Emulator, type TokenGrant } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
+import { type TokenGrant } from "../../emulator";
+import { engineSuite } from "../support/engine/engineSuite";
+import { EngineStack, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf, packageResources, typeOf } from "../support/engine/stateFile";
-import { forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -31,36 +30,25 @@ const TOKENS: Record<string, TokenGrant> = {
 };
 
 const calls = new Switchboard();
-let emulator: Emulator;
-let project: ConsumerProject;
-let workspaceId: string;
-
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
+const suite = engineSuite({
+  calls,
+  forgetBetweenTests: true,
+  emulator: {
     snapshot: { tokens: { [SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false, postMerges: true },
     // A task's answers leave out the associations the token may not see, as the spec's 404 rule allows.
     runTask: { tokens: TOKENS, organizations: [{ name: "acme", workspaces: [{ name: "app-production" }] }], includeVisibleOnly: true },
-    interceptors: [calls.interceptor],
-  });
-  workspaceId = emulator.runTask.workspace("app-production").id;
+  },
 });
+let workspaceId: string;
 
-afterEach(() => {
-  calls.reset();
-  // What a failed test left does not meet the next one.
-  forgetObjects(emulator);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  project?.remove();
+beforeAll(() => {
+  workspaceId = suite.emulator.runTask.workspace("app-production").id;
 });
 
 const config = () => ({
-  "snapshot:address": emulator.url,
+  "snapshot:address": suite.emulator.url,
   "snapshot:token": SNAPSHOT_TOKEN,
-  "runtask:address": emulator.url,
+  "runtask:address": suite.emulator.url,
   "runtask:token": FULL,
   "runtask:organization": "acme",
   // A failed request is not tried again: the answers below are the service's for good.
@@ -68,13 +56,10 @@ const config = () => ({
   "snapshot:maxRetries": "0",
 });
 const stackOf = (projectName: string, settings: Record<string, string> = config()) =>
-  EngineStack.inline({
-    project,
-    projectName,
+  suite.stack("inline", projectName, {
     config: settings,
-    secretKeys: ["runtask:token", "snapshot:token"],
     // Node's compile cache for the program's and the dynamic provider's processes: each command starts faster.
-    env: { NODE_COMPILE_CACHE: join(project.dir, ".node-compile-cache") },
+    env: { NODE_COMPILE_CACHE: join(suite.project.dir, ".node-compile-cache") },
   });
 
 /** Sets one setting of the stack's config, as `pulumi config set` does between two commands. */
@@ -101,9 +86,9 @@ const recorded = (stack: EngineStack, name: string) => {
   return r && { id: r.id, inputs: masked(r.inputs), outputs: masked(r.outputs) };
 };
 const writesDuring = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const result = await run();
-  return [emulator.requests.writes(), result];
+  return [suite.emulator.requests.writes(), result];
 };
 
 const attached = (enforcementLevel = "mandatory"): ResourceSpec[] => [
@@ -115,7 +100,7 @@ test("tokens that may not act, on a service whose task answers leave out what th
   const stack = stackOf("tokens");
   stack.program({ resources: attached() });
   expect((await stack.up()).error).toBeUndefined();
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
 
   // A token that may not see the workspace: its list answers 404, and the task's answers leave the association out.
   await setConfig(stack, "runtask:token", TASKS_ONLY, true);
@@ -135,16 +120,16 @@ test("tokens that may not act, on a service whose task answers leave out what th
   expect(unseen.ok).toBe(false);
   for (const words of bothWaysOut) expect(unseen.output).toContain(words);
   expect(names(stack)).toEqual(["attach", "scanner"]);
-  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.runTask.workspaceTasks()).toHaveLength(1);
+  expectServiceMatchesState(suite.emulator, stack);
 
   await setConfig(stack, "runtask:token", LIST_NOT_DISSOCIATE, true);
   const dissociate = await stack.destroy({ runProgram: true });
   expect(dissociate.ok).toBe(false);
   expect(dissociate.output).toMatch(/the token may list the workspace's run tasks but not delete this association.*Manage Workspace Run Tasks/);
   expect(names(stack)).toEqual(["attach", "scanner"]);
-  expect(emulator.runTask.workspaceTasks()).toHaveLength(1);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.runTask.workspaceTasks()).toHaveLength(1);
+  expectServiceMatchesState(suite.emulator, stack);
 
   await setConfig(stack, "runtask:token", LIST_NOT_DELETE_TASKS, true);
   const deleteTask = await stack.destroy({ runProgram: true });
@@ -152,14 +137,14 @@ test("tokens that may not act, on a service whose task answers leave out what th
   expect(deleteTask.output).toMatch(/the token may list the organization's run tasks but not delete this one.*Manage Run Tasks/);
   // The association went; the task stays, in the state and on the service.
   expect(names(stack)).toEqual(["scanner"]);
-  expect([emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([1, 0]);
-  expectServiceMatchesState(emulator, stack);
+  expect([suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([1, 0]);
+  expectServiceMatchesState(suite.emulator, stack);
 
   await setConfig(stack, "runtask:token", FULL, true);
   const destroyed = await stack.destroy({ runProgram: true });
   expect(destroyed.error).toBeUndefined();
   expect(names(stack)).toEqual([]);
-  expect([emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0]);
+  expect([suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([0, 0]);
   stack.remove();
 });
 
@@ -174,22 +159,22 @@ test("an association made (204) whose id the list cannot give is recorded by its
   expect(made.output).toMatch(/was associated to workspace .* It is recorded by its task/);
   const taskId = stateOf(stack, "scanner")!.id;
   expect(stateOf(stack, "attach")).toMatchObject({ id: `${workspaceId}/${taskId}`, initErrors: [expect.stringContaining("recorded by its task")] });
-  expect(emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "mandatory" }]);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "mandatory" }]);
+  expectServiceMatchesState(suite.emulator, stack);
 
   calls.reset();
   stack.program({ resources: attached("advisory") });
   const updated = await stack.up();
   expect(updated.error).toBeUndefined();
   expect(ops(updated)).toEqual({ scanner: "same", attach: "update" });
-  expect(emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "advisory" }]);
+  expect(suite.emulator.runTask.workspaceTasks()).toMatchObject([{ taskId, enforcementLevel: "advisory" }]);
   expect(stateOf(stack, "attach")!.initErrors).toBeUndefined();
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
 
   const refreshed = await stack.refresh();
   expect(refreshed.error).toBeUndefined();
-  expect(stateOf(stack, "attach")!.id).toBe(`${workspaceId}/${emulator.runTask.workspaceTasks()[0].id}`);
-  expectServiceMatchesState(emulator, stack);
+  expect(stateOf(stack, "attach")!.id).toBe(`${workspaceId}/${suite.emulator.runTask.workspaceTasks()[0].id}`);
+  expectServiceMatchesState(suite.emulator, stack);
   stack.remove();
 });
 
@@ -216,8 +201,8 @@ test("a bare 404 from the snapshot service: refresh and destroy fail, naming the
   expect(destroyed.ok).toBe(false);
   expect(destroyed.output).toMatch(/HTTP 404/);
   expect(recorded(stack, "nightly")).toEqual(before);
-  expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
-  expectServiceMatchesState(emulator, stack);
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
+  expectServiceMatchesState(suite.emulator, stack);
   stack.remove();
 });
 
@@ -233,7 +218,7 @@ describe("a snapshot service whose POST merges", () => {
     name,
     args: { name: "offsite", interval: 3600, pathPrefix: "/var/snapshots", storageType: "local", localMaxSpace: 1000, ...extra },
   });
-  const held = () => emulator.snapshot.configs.get("offsite")?.config;
+  const held = () => suite.emulator.snapshot.configs.get("offsite")?.config;
 
   test("removing cloudAS3Endpoint is one write, and then no diff, a refresh included; switching cloudA-s3 to local leaves no cloudA key stored", async () => {
     const stack = stackOf("merging-clears");
@@ -249,7 +234,7 @@ describe("a snapshot service whose POST merges", () => {
     expect((await stack.refresh()).error).toBeUndefined();
     const [rewritten, again] = await writesDuring(() => stack.up());
     expect([rewritten, ops(again)]).toEqual([0, { offsite: "same" }]);
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
 
     stack.program({ resources: [local()] });
     const switched = await stack.up();
@@ -257,7 +242,7 @@ describe("a snapshot service whose POST merges", () => {
     expect(ops(switched)).toEqual({ offsite: "update" });
     expect(Object.keys(held()!).filter((k) => k.startsWith("cloudA"))).toEqual([]);
     expect(held()).toMatchObject({ storage_type: "local" });
-    expectServiceMatchesState(emulator, stack);
+    expectServiceMatchesState(suite.emulator, stack);
     stack.remove();
   });
 
@@ -281,7 +266,7 @@ describe("a snapshot service whose POST merges", () => {
     const unchanged = () => {
       expect(held()).toEqual(before);
       expect(recorded(stack, "offsite")).toEqual(recordedBefore);
-      expectServiceMatchesState(emulator, stack);
+      expectServiceMatchesState(suite.emulator, stack);
     };
 
     refusingLocal();
@@ -300,13 +285,13 @@ describe("a snapshot service whose POST merges", () => {
 
     refusingLocal();
     stack.program({ resources: [local("offsite-moved", { adopt: true })] });
-    emulator.requests.reset();
+    suite.emulator.requests.reset();
     const moved = await stack.up();
     expect(moved.ok).toBe(false);
     expect(moved.output).toMatch(/HTTP 400.*storage backend refused the configuration/);
     // The engine stopped at the create: the old resource's delete never came, and the adopt deleted nothing.
     expect(ops(moved)).toEqual({ "offsite-moved": "create" });
-    expect(emulator.requests.entries.filter((e) => e.method === "DELETE")).toEqual([]);
+    expect(suite.emulator.requests.entries.filter((e) => e.method === "DELETE")).toEqual([]);
     expect(names(stack)).toEqual(["offsite"]);
     unchanged();
     stack.remove();
@@ -315,7 +300,7 @@ describe("a snapshot service whose POST merges", () => {
 
 test("adopt of a global task with no global in the program: the preview says so in the CLI's output, one write turns it off", async () => {
   const stack = stackOf("adopt-global");
-  const legacy = emulator.runTask.addTask("acme", {
+  const legacy = suite.emulator.runTask.addTask("acme", {
     name: "legacy",
     url: "https://hooks.example.com/legacy",
     global: { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" },
@@ -329,23 +314,23 @@ test("adopt of a global task with no global in the program: the preview says so 
   const [adoptWrites, adopted] = await writesDuring(() => stack.up());
   expect(adopted.error).toBeUndefined();
   expect(adoptWrites).toBe(1);
-  expect(emulator.runTask.store.tasks.get(legacy.id)!.global.enabled).toBe(false);
+  expect(suite.emulator.runTask.store.tasks.get(legacy.id)!.global.enabled).toBe(false);
   expect(stateOf(stack, "legacy")!.id).toBe(legacy.id);
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   const [againWrites, again] = await writesDuring(() => stack.up());
   expect([againWrites, again.changes]).toEqual([0, { same: 2 }]);
   stack.remove();
 });
 
 test("an address without a scheme stops the preview, before any resource is touched, naming its setting", async () => {
-  const stack = stackOf("no-scheme", { ...config(), "snapshot:address": emulator.url.replace("http://", "") });
+  const stack = stackOf("no-scheme", { ...config(), "snapshot:address": suite.emulator.url.replace("http://", "") });
   stack.program({ resources: [{ type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan" } }] });
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const previewed = await stack.preview();
   expect(previewed.ok).toBe(false);
   expect(previewed.output).toMatch(/the provider's settings are wrong: snapshot:address: "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ scheme/);
-  expect(emulator.requests.total()).toBe(0);
+  expect(suite.emulator.requests.total()).toBe(0);
   expect(names(stack)).toEqual([]);
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   stack.remove();
 });

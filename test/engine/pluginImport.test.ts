@@ -1,9 +1,7 @@
-import { startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, opsByName } from "../support/engine/engineStack";
+import { engineSuite } from "../support/engine/engineSuite";
+import { EngineStack, opsByName } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { nameOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
 
 /**
  * A YAML program on the provider plugins through the Pulumi engine: its life (create, a no-op up with no write, an
@@ -13,31 +11,14 @@ import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
  */
 jest.setTimeout(600_000);
 
-let project: ConsumerProject;
-let emulator: Emulator;
+const suite = engineSuite();
 let stack: EngineStack;
 
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
-    snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }, { name: "web" }] }] },
-  });
-  stack = EngineStack.yaml({
-    project,
-    projectName: "plugin-yaml",
-    config: emulatorStackConfig(emulator),
-    secretKeys: ["runtask:token", "snapshot:token"],
-  });
+beforeAll(() => {
+  stack = suite.stack("yaml", "plugin-yaml");
 });
 
-afterAll(async () => {
-  stack?.remove();
-  await emulator?.close();
-  project?.remove();
-});
-
-const ws = (name: string) => emulator.runTask.workspace(name).id;
+const ws = (name: string) => suite.emulator.runTask.workspace(name).id;
 
 /** The program: a task attached to a workspace, a configuration; `imported` adds what the imports bring in. */
 function program(options: { url?: string; retain?: number; imported?: boolean } = {}): void {
@@ -108,20 +89,20 @@ test("create, a no-op up with no write, an update, a refresh with drift, and --t
   program();
   const preview = await stack.preview();
   expect(opsByName(preview)).toEqual({ scanner: "create", "on-app": "create", nightly: "create" });
-  expect(emulator.requests.writes()).toBe(0);
+  expect(suite.emulator.requests.writes()).toBe(0);
   expect((await stack.up()).changes).toEqual({ create: 4 });
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
 
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   expect((await stack.up()).changes).toEqual({ same: 4 });
-  expect(emulator.requests.writes()).toBe(0);
+  expect(suite.emulator.requests.writes()).toBe(0);
 
   program({ url: "https://hooks.example.com/scan-v2" });
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   expect(opsByName(await stack.up())).toEqual({ scanner: "update", "on-app": "same", nightly: "same" });
-  expect(emulator.requests.writes()).toBe(1);
+  expect(suite.emulator.requests.writes()).toBe(1);
 
-  emulator.snapshot.configs.get("nightly")!.config.retain = 9;
+  suite.emulator.snapshot.configs.get("nightly")!.config.retain = 9;
   const refreshed = await stack.refresh();
   expect(refreshed.output).toMatch(/SnapshotAutoConfig nightly updated .*\[diff: ~retain\]/);
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "nightly")?.outputs?.retain).toBe(9);
@@ -130,22 +111,22 @@ test("create, a no-op up with no write, an update, a refresh with drift, and --t
   program({ url: "https://hooks.example.com/scan-v3", retain: 3 });
   const nightlyUrn = stack.state().resources.find((r) => nameOf(r.urn) === "nightly")!.urn;
   expect(opsByName(await stack.up({ target: [nightlyUrn] }))).toMatchObject({ nightly: "update" });
-  expect([emulator.snapshot.configs.get("nightly")!.config.retain, emulator.runTask.tasks()[0].url]).toEqual([
+  expect([suite.emulator.snapshot.configs.get("nightly")!.config.retain, suite.emulator.runTask.tasks()[0].url]).toEqual([
     3,
     "https://hooks.example.com/scan-v2",
   ]);
   expect(opsByName(await stack.up())).toMatchObject({ scanner: "update", nightly: "same" });
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
 });
 
 test("pulumi import of every id form users have; then the program that declares them changes nothing", async () => {
   // Made outside Pulumi.
-  const legacy = emulator.runTask.addTask("acme", { name: "legacy-task", url: "https://legacy.example.com/hook" });
-  const named = emulator.runTask.addTask("acme", { name: "legacy-named", url: "https://legacy.example.com/named" });
-  const onWeb = emulator.runTask.addWorkspaceTask(ws("web"), legacy.id, { enforcementLevel: "mandatory" });
-  emulator.runTask.addWorkspaceTask(ws("web"), named.id, { enforcementLevel: "advisory" });
-  emulator.runTask.addWorkspaceTask(ws("app"), named.id, { enforcementLevel: "advisory" });
-  const made = await fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config/legacy-config`, {
+  const legacy = suite.emulator.runTask.addTask("acme", { name: "legacy-task", url: "https://legacy.example.com/hook" });
+  const named = suite.emulator.runTask.addTask("acme", { name: "legacy-named", url: "https://legacy.example.com/named" });
+  const onWeb = suite.emulator.runTask.addWorkspaceTask(ws("web"), legacy.id, { enforcementLevel: "mandatory" });
+  suite.emulator.runTask.addWorkspaceTask(ws("web"), named.id, { enforcementLevel: "advisory" });
+  suite.emulator.runTask.addWorkspaceTask(ws("app"), named.id, { enforcementLevel: "advisory" });
+  const made = await fetch(`${suite.emulator.url}/v1/sys/storage/raft/snapshot-auto/config/legacy-config`, {
     method: "POST",
     headers: { "X-Service-Token": "emulator-snapshot-token", "content-type": "application/json" },
     body: JSON.stringify({ interval: 86400, path_prefix: "/var/legacy", storage_type: "local", local_max_space: 5000 }),
@@ -162,15 +143,15 @@ test("pulumi import of every id form users have; then the program that declares 
   ];
   program({ url: "https://hooks.example.com/scan-v3", retain: 3 });
   for (const [type, name, id, form] of imports) {
-    emulator.requests.reset();
+    suite.emulator.requests.reset();
     const imported = await stack.import({ type, name, id });
     expect([form, imported.error]).toEqual([form, undefined]);
     expect([form, opsByName(imported)[name]]).toEqual([form, "import"]);
     // An import reads; it writes nothing.
-    expect([form, emulator.requests.writes()]).toEqual([form, 0]);
+    expect([form, suite.emulator.requests.writes()]).toEqual([form, 0]);
   }
   const ids = Object.fromEntries(stack.state().resources.map((r) => [nameOf(r.urn), r.id]));
-  const association = (w: string, task: string) => emulator.runTask.workspaceTasks({ workspaceId: ws(w), taskId: task })[0].id;
+  const association = (w: string, task: string) => suite.emulator.runTask.workspaceTasks({ workspaceId: ws(w), taskId: task })[0].id;
   expect(ids).toMatchObject({
     legacy: legacy.id,
     "legacy-by-name": named.id,
@@ -179,18 +160,20 @@ test("pulumi import of every id form users have; then the program that declares 
     "legacy-named-on-app": `${ws("app")}/${association("app", named.id)}`,
     "legacy-config": "legacy-config",
   });
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
 
   program({ url: "https://hooks.example.com/scan-v3", retain: 3, imported: true });
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const up = await stack.up();
   expect(up.error).toBeUndefined();
   expect(up.changes).toEqual({ same: 10 });
-  expect(emulator.requests.writes()).toBe(0);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.requests.writes()).toBe(0);
+  expectServiceMatchesState(suite.emulator, stack);
 });
 
 test("destroy leaves the service empty", async () => {
   expect((await stack.destroy()).error).toBeUndefined();
-  expect([emulator.snapshot.configs.size, emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0, 0]);
+  expect([suite.emulator.snapshot.configs.size, suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([
+    0, 0, 0,
+  ]);
 });

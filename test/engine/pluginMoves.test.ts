@@ -1,6 +1,6 @@
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, opsByName, type EngineRun, type ProgramSpec, type ResourceSpec } from "../support/engine/engineStack";
+import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
+import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
+import { EngineStack, opsByName, type EngineRun, type ProgramSpec, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf } from "../support/engine/stateFile";
 import { emulatorStackConfig, RUNTASK_TOKEN, expectScannerAndOffsiteOnce } from "../support/emulatorStack";
@@ -15,51 +15,25 @@ import { Switchboard } from "../support/switchboard";
 jest.setTimeout(600_000);
 
 const calls = new Switchboard();
-let project: ConsumerProject;
-let emulator: Emulator;
+const suite = engineSuite({ calls, emulator: scenarioEmulator(["app", "web"], [{ name: "beta", workspaces: [] }]) });
 let stack: EngineStack;
 
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
-    interceptors: [calls.interceptor],
-    snapshot: { takeSnapshots: false },
-    runTask: {
-      tokens: { [RUNTASK_TOKEN]: { owner: true } },
-      organizations: [
-        { name: "acme", workspaces: [{ name: "app" }, { name: "web" }] },
-        { name: "beta", workspaces: [] },
-      ],
-    },
-  });
-  stack = EngineStack.inline({
-    project,
-    projectName: "plugin-moves",
-    config: emulatorStackConfig(emulator),
-    secretKeys: ["runtask:token", "snapshot:token"],
-  });
+beforeAll(() => {
+  stack = suite.stack("inline", "plugin-moves");
 });
 
-afterEach(() => calls.reset());
-
-afterAll(async () => {
-  stack?.remove();
-  await emulator?.close();
-  project?.remove();
-});
-
-const ws = (name: string) => emulator.runTask.workspace(name).id;
-const tasksNamed = (name: string) => emulator.runTask.tasks().filter((t) => t.name === name);
+const ws = (name: string) => suite.emulator.runTask.workspace(name).id;
+const tasksNamed = (name: string) => suite.emulator.runTask.tasks().filter((t) => t.name === name);
 const offsite = { name: "offsite", interval: 3600, pathPrefix: "backups", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
 const explicitRunTask = () => ({
   type: "pulumi:providers:runtask",
   name: "runtask-acme",
-  args: { address: emulator.url, token: RUNTASK_TOKEN, organization: "acme" },
+  args: { address: suite.emulator.url, token: RUNTASK_TOKEN, organization: "acme" },
 });
 const explicitSnapshot = () => ({
   type: "pulumi:providers:snapshot",
   name: "snapshot-main",
-  args: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
+  args: { address: suite.emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
 });
 
 interface Layout {
@@ -123,13 +97,13 @@ function program({
 
 async function up(spec: ProgramSpec, options: Record<string, unknown> = {}): Promise<EngineRun> {
   const run = await stack.program(spec).up(options);
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   return run;
 }
 
 const urnOf = (name: string) => stack.state().resources.find((r) => nameOf(r.urn) === name)!.urn;
 
-const expectOnceEach = (task: string, config: string) => expectScannerAndOffsiteOnce(emulator, stack, task, config);
+const expectOnceEach = (task: string, config: string) => expectScannerAndOffsiteOnce(suite.emulator, stack, task, config);
 
 test("moves: refused without aliases, deleting nothing; with aliases nothing is made or deleted; to explicit providers and into a component, the same", async () => {
   expect((await up(program())).changes).toEqual({ create: 5 });
@@ -140,7 +114,7 @@ test("moves: refused without aliases, deleting nothing; with aliases nothing is 
   expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. Renamed or moved in the program.*`aliases`/);
   expectOnceEach("scanner", "offsite");
 
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   const aliased = await up(program({ ...moved, options: { aliases: [{ name: "scanner" }, { name: "offsite" }] } }));
   expect(opsByName(aliased)).toEqual({ "scanner-moved": "same", "offsite-moved": "same", "on-app": "same", "on-web": "same" });
   expectOnceEach("scanner-moved", "offsite-moved");
@@ -152,7 +126,7 @@ test("moves: refused without aliases, deleting nothing; with aliases nothing is 
 
   const grouped = await up(program({ ...moved, explicit: true, inGroup: true, options: { aliases: [{ parent: "root" }] } }));
   expect(opsByName(grouped)).toMatchObject({ group: "create", "scanner-moved": "same", "offsite-moved": "same" });
-  expect(emulator.requests.writes()).toBe(0);
+  expect(suite.emulator.requests.writes()).toBe(0);
   expectOnceEach("scanner-moved", "offsite-moved");
 
   // Back to the default providers and the stack, as at first, aliased by the URNs they had.
@@ -191,9 +165,9 @@ test("--replace of a configuration: refused without deleteBeforeReplace; with it
   expect(refused.output).toMatch(/`pulumi up --replace`\? Set the resource option `deleteBeforeReplace: true`/);
   expectOnceEach("scanner", "offsite");
   const deletingFirst = program({ taskArgs: { url: "https://hooks.example.com/moved" }, options: { deleteBeforeReplace: true } });
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   expect(opsByName(await up(deletingFirst, { replace: [urnOf("offsite")] }))).toMatchObject({ offsite: "replace", scanner: "same" });
-  expect(emulator.requests.byRoute()).toMatchObject({
+  expect(suite.emulator.requests.byRoute()).toMatchObject({
     "DELETE /v1/sys/storage/raft/snapshot-auto/config/:name": 1,
     "POST /v1/sys/storage/raft/snapshot-auto/config/:name": 1,
   });
@@ -202,7 +176,7 @@ test("--replace of a configuration: refused without deleteBeforeReplace; with it
 });
 
 test("a task imported under another name than its resource keeps that name when a new organization replaces it", async () => {
-  emulator.runTask.addTask("acme", { name: "legacy-name", url: "https://legacy.example/hook" });
+  suite.emulator.runTask.addTask("acme", { name: "legacy-name", url: "https://legacy.example/hook" });
   const task = (args: Record<string, unknown>, options: Record<string, unknown> = {}) => ({
     resources: [
       ...program({ taskArgs: { url: "https://hooks.example.com/moved" } }).resources,
@@ -217,7 +191,7 @@ test("a task imported under another name than its resource keeps that name when 
   expect(preview.output).toMatch(/~ organization\s*: "acme" => "beta"/);
   await up(task({ organization: "beta" }));
   expect(
-    emulator.runTask
+    suite.emulator.runTask
       .tasks()
       .filter((t) => t.name === "legacy-name")
       .map((t) => t.organization),
@@ -240,18 +214,15 @@ test("partial failures: a storage-type switch whose POST and write-back fail is 
     cloudASecretAccessKey: key,
   });
   const local = nightly({ interval: 3600, pathPrefix: "/tmp/p", storageType: "local", localMaxSpace: 10 });
-  const partial = EngineStack.inline({
-    project,
-    projectName: "plugin-partial",
-    config: { ...emulatorStackConfig(emulator), "snapshot:maxRetries": "1", "runtask:maxRetries": "1" },
-    secretKeys: ["runtask:token", "snapshot:token"],
+  const partial = suite.stack("inline", "plugin-partial", {
+    config: { ...emulatorStackConfig(suite.emulator), "snapshot:maxRetries": "1", "runtask:maxRetries": "1" },
   });
   try {
     expect((await partial.program(s3).up()).error).toBeUndefined();
     calls.answers.push((req) => (req.method === "POST" ? { status: 400, body: { errors: ["storage backend refused it"] } } : undefined));
     const failed = await partial.program(local).up();
     expect(failed.output).toContain("writing it back failed too");
-    expect(emulator.snapshot.configs.has("nightly")).toBe(false);
+    expect(suite.emulator.snapshot.configs.has("nightly")).toBe(false);
     const held = partial.state().resources.find((r) => nameOf(r.urn) === "nightly")!;
     expect(held.initErrors?.[0]).toContain("the next `pulumi up` writes it again");
     // Recorded as it was, the credential still a secret.
@@ -261,11 +232,11 @@ test("partial failures: a storage-type switch whose POST and write-back fail is 
     calls.reset();
 
     expect(opsByName(await partial.program(s3).up())).toEqual({ nightly: "update" });
-    expect(emulator.snapshot.configs.get("nightly")?.config).toMatchObject({ storage_type: "cloudA-s3", cloudA_secret_access_key: key });
+    expect(suite.emulator.snapshot.configs.get("nightly")?.config).toMatchObject({ storage_type: "cloudA-s3", cloudA_secret_access_key: key });
     expect(partial.state().resources.find((r) => nameOf(r.urn) === "nightly")?.initErrors).toBeUndefined();
     expect((await partial.program(s3).up()).changes).toEqual({ same: 2 });
     expect((await partial.destroy()).error).toBeUndefined();
-    expect(emulator.snapshot.configs.has("nightly")).toBe(false);
+    expect(suite.emulator.snapshot.configs.has("nightly")).toBe(false);
   } finally {
     partial.remove();
   }
@@ -278,7 +249,7 @@ test("partial failures: an association made (204) whose id the list cannot give 
     return base;
   };
   const taskId = tasksNamed("scanner")[0].id;
-  emulator.runTask.store.workspaceTasks.delete(emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))!.id);
+  suite.emulator.runTask.store.workspaceTasks.delete(suite.emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))!.id);
   await stack.refresh();
   calls.answers.push((req, route) =>
     req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
@@ -291,9 +262,9 @@ test("partial failures: an association made (204) whose id the list cannot give 
 
   // Not refused "already attached": the next up updates the association it recorded.
   expect(opsByName(await up(spec("advisory")))).toMatchObject({ scanner: "same", "on-app": "update" });
-  expect(emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))).toMatchObject({ taskId, enforcementLevel: "advisory" });
+  expect(suite.emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))).toMatchObject({ taskId, enforcementLevel: "advisory" });
   await stack.refresh();
-  const found = emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))!;
+  const found = suite.emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))!;
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "on-app")?.id).toBe(`${ws("app")}/${found.id}`);
   await up(spec("mandatory"));
   expectOnceEach("scanner", "offsite");
@@ -305,16 +276,11 @@ describe("drift", () => {
       { type: "runtask:index:RunTask", name: "drifting", args: { url: "https://hooks.example.com/drift", enabled: true, global }, options },
     ],
   });
-  const task = () => emulator.runTask.store.tasks.get(tasksNamed("drifting")[0].id)!;
+  const task = () => suite.emulator.runTask.store.tasks.get(tasksNamed("drifting")[0].id)!;
   let drifting: EngineStack;
 
   beforeAll(() => {
-    drifting = EngineStack.inline({
-      project,
-      projectName: "plugin-drift",
-      config: emulatorStackConfig(emulator),
-      secretKeys: ["runtask:token", "snapshot:token"],
-    });
+    drifting = suite.stack("inline", "plugin-drift");
   });
 
   afterAll(async () => {
@@ -341,9 +307,9 @@ describe("drift", () => {
       await drifting.refresh();
       const ignoring = scanner({ ignoreChanges: [path] }, { enabled: programs });
       expect([path, opsByName(await drifting.program(ignoring).preview())]).toEqual([path, { drifting: "same" }]);
-      emulator.requests.reset();
+      suite.emulator.requests.reset();
       expect(opsByName(await drifting.program(ignoring).up())).toEqual({ drifting: "same" });
-      expect([path, emulator.requests.writes(), task().global.enabled]).toEqual([path, 0, outside]);
+      expect([path, suite.emulator.requests.writes(), task().global.enabled]).toEqual([path, 0, outside]);
     }
   });
 });
@@ -351,6 +317,6 @@ describe("drift", () => {
 test("destroy leaves the service empty", async () => {
   expect((await stack.destroy()).error).toBeUndefined();
   expect(stack.state().resources).toEqual([]);
-  expect(emulator.runTask.workspaceTasks()).toEqual([]);
-  expect(emulator.snapshot.configs.size).toBe(0);
+  expect(suite.emulator.runTask.workspaceTasks()).toEqual([]);
+  expect(suite.emulator.snapshot.configs.size).toBe(0);
 });

@@ -1,9 +1,8 @@
-import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
+import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
+import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
+import { EngineStack, type EngineRun } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { nameOf, typeOf } from "../support/engine/stateFile";
-import { emulatorStackConfig, RUNTASK_TOKEN, forgetObjects } from "../support/emulatorStack";
 import { Switchboard } from "../support/switchboard";
 
 /**
@@ -16,38 +15,17 @@ import { Switchboard } from "../support/switchboard";
 jest.setTimeout(300_000);
 
 const calls = new Switchboard();
-let emulator: Emulator;
-let project: ConsumerProject;
-
-beforeAll(async () => {
-  project = engineProject();
-  emulator = await startEmulator({
-    interceptors: [calls.interceptor],
-    snapshot: { takeSnapshots: false },
-    runTask: { tokens: { [RUNTASK_TOKEN]: { owner: true } }, organizations: [{ name: "acme", workspaces: [{ name: "app" }] }] },
-  });
-});
-
-afterEach(() => {
-  calls.reset();
-  // What a failed test left does not meet the next one.
-  forgetObjects(emulator);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  project?.remove();
-});
-
-const stackOf = (projectName: string) =>
-  EngineStack.inline({ project, projectName, config: emulatorStackConfig(emulator), secretKeys: ["runtask:token", "snapshot:token"] });
+const suite = engineSuite({ calls, forgetBetweenTests: true, emulator: scenarioEmulator(["app"]) });
+const stackOf = (projectName: string) => suite.stack("inline", projectName);
 const ops = (run: EngineRun) => Object.fromEntries(run.steps.filter((s) => !/^pulumi:/.test(typeOf(s.urn))).map((s) => [nameOf(s.urn), s.op]));
 const hourly = { interval: 3600, storageType: "local", pathPrefix: "/var/snapshots", localMaxSpace: 1_000_000 };
 
 async function expectDestroyLeavesNothing(stack: EngineStack): Promise<void> {
   const destroyed = await stack.destroy();
   expect(destroyed.error).toBeUndefined();
-  expect([emulator.snapshot.configs.size, emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length]).toEqual([0, 0, 0]);
+  expect([suite.emulator.snapshot.configs.size, suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([
+    0, 0, 0,
+  ]);
   stack.remove();
 }
 
@@ -58,7 +36,7 @@ test("a move without aliases to an explicit provider, adopting the object, keeps
 
   stack.program({
     resources: [
-      { type: "pulumi:providers:snapshot", name: "backups", args: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN } },
+      { type: "pulumi:providers:snapshot", name: "backups", args: { address: suite.emulator.url, token: DEFAULT_SNAPSHOT_TOKEN } },
       {
         type: "snapshot:index:SnapshotAutoConfig",
         name: "backups-nightly",
@@ -72,12 +50,12 @@ test("a move without aliases to an explicit provider, adopting the object, keeps
   expect(ops(moved)).toEqual({ "backups-nightly": "create", nightly: "delete" });
   // The delete ran in the default provider's process, the adopt in the explicit one's.
   expect(moved.output).toMatch(/snapshot configuration nightly is not deleted: another resource of this stack holds it/);
-  expect(emulator.snapshot.configs.has("nightly")).toBe(true);
-  expectServiceMatchesState(emulator, stack);
+  expect(suite.emulator.snapshot.configs.has("nightly")).toBe(true);
+  expectServiceMatchesState(suite.emulator, stack);
 
-  emulator.requests.reset();
+  suite.emulator.requests.reset();
   expect((await stack.up()).changes).toEqual({ same: 3 });
-  expect(emulator.requests.writes()).toBe(0);
+  expect(suite.emulator.requests.writes()).toBe(0);
   await expectDestroyLeavesNothing(stack);
 });
 
@@ -85,7 +63,7 @@ test("a rename with aliases in the same up as a delete-first replacement: the ol
   const stack = stackOf("rename-replace");
   stack.program({ resources: [{ type: "runtask:index:RunTask", name: "scanner", args: { url: "https://hooks.example.com/a" } }] });
   expect((await stack.up()).ok).toBe(true);
-  const [before] = emulator.runTask.tasks();
+  const [before] = suite.emulator.runTask.tasks();
 
   stack.program({
     resources: [
@@ -102,10 +80,10 @@ test("a rename with aliases in the same up as a delete-first replacement: the ol
   expect(replaced.changes).toEqual({ replace: 1, same: 1 });
   // The engine's Delete named the old URN, its Diff and Create the new one: the create carried the delete out.
   expect(replaced.output).toMatch(/is this resource's own: deleted now, and made anew/);
-  const after = emulator.runTask.tasks();
+  const after = suite.emulator.runTask.tasks();
   expect(after.map((t) => [t.name, t.url])).toEqual([["scanner", "https://hooks.example.com/b"]]);
   expect(after[0].id).not.toBe(before.id);
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
 
   expect((await stack.up()).changes).toEqual({ same: 2 });
   await expectDestroyLeavesNothing(stack);
@@ -119,14 +97,14 @@ test("a dynamic resource with init errors replaced under replaceOnChanges: ['*']
   const lost = await stack.up();
   expect(lost.ok).toBe(false);
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "nightly")?.initErrors?.length).toBe(1);
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   calls.reset();
 
   const replaced = await stack.up();
   expect(replaced.error).toBeUndefined();
   expect(replaced.changes).toEqual({ replace: 1, same: 1 });
-  expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "nightly")?.initErrors).toBeUndefined();
-  expectServiceMatchesState(emulator, stack);
+  expectServiceMatchesState(suite.emulator, stack);
   await expectDestroyLeavesNothing(stack);
 });
