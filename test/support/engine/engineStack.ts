@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { descendants } from "../../../bench/processTree";
 import { createConsumerProject, type ConsumerProject } from "../../../demo/consumerProject";
 import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../demo/pulumiEngine";
 import { nameOf, readStackState, typeOf, type StackState } from "./stateFile";
@@ -359,27 +360,6 @@ function eventsOf(file: string): Pick<EngineRun, "changes" | "steps" | "diagnost
     if (event.summaryEvent) out.changes = event.summaryEvent.resourceChanges ?? {};
     if (event.diagnosticEvent)
       out.diagnostics.push({ severity: event.diagnosticEvent.severity, urn: event.diagnosticEvent.urn, message: event.diagnosticEvent.message });
-  }
-  return out;
-}
-
-/** The pids of `pid`'s descendants, from /proc. */
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
-    let children = "";
-    try {
-      children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8");
-    } catch {
-      continue;
-    }
-    for (const child of children.split(" ").filter(Boolean).map(Number)) out.push(child, ...descendants(child));
   }
   return out;
 }
