@@ -6,6 +6,7 @@ import { snapshotAutoConfigProvider as snapshots } from "../../provider/snapshot
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { UNKNOWN } from "../../provider/common/unknown";
 import { configureProvider } from "../support/providerConfig";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * `adopt: true` takes an existing object over and makes it what the program says, global settings included; its
@@ -35,18 +36,12 @@ afterEach(async () => {
 });
 afterAll(() => closeSharedDispatchers());
 
-async function checked(provider: typeof tasks, news: Props, olds: Props = {}): Promise<Props> {
-  const r = await provider.check(olds, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-}
-
 describe("RunTask", () => {
   const global = { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" };
 
   test("the notice of a dynamic resource names a changed text setting without its values: the engine does not say which it holds secret", async () => {
     emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/old?token=canary-old-9d1e" });
-    await checked(tasks, { name: "scanner", url: "https://hooks.example.com/new?token=canary-new-3b7a", adopt: true, enabled: false });
+    await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/new?token=canary-new-3b7a", adopt: true, enabled: false });
     const notice = said.join("");
     expect(notice).toContain("the create changes enabled (true → false), hmacKey (cleared, whatever the run task holds), url (changed)");
     expect(notice).not.toContain("canary-");
@@ -58,7 +53,7 @@ describe("RunTask", () => {
       url: "https://hooks.example.com/scan",
       global: { ...global, enforcementLevel: "mandatory" },
     });
-    const inputs = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "hmac-canary-5f2e" });
+    const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "hmac-canary-5f2e" });
     expect(said.join("")).toContain(`RunTask "scanner": adopt takes over ${existing.id} in organization "emulator-org"; the create changes global (`);
     expect(said.join("")).toContain('"enabled":true');
     expect(said.join("")).toContain("hmacKey (set, secret)");
@@ -74,7 +69,7 @@ describe("RunTask", () => {
 
   test("adopting a task that is as the program says: the preview names only the key it clears, and the write sends no global settings", async () => {
     emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/scan" });
-    const inputs = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true });
+    const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true });
     expect(said.join("")).toContain("the create changes hmacKey (cleared, whatever the run task holds)");
     await tasks.create(inputs);
     const patch = emulator.runTask.received.filter((r) => r.method === "PATCH").map((r) => r.body as Props);
@@ -83,12 +78,12 @@ describe("RunTask", () => {
 
   test("the HMAC key is declarative: a key the task holds and the program does not set is cleared; one the program sets replaces it", async () => {
     const existing = emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/scan", hmacKey: "old-key-4c1a" });
-    await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true }));
+    await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true }));
     expect(emulator.runTask.store.tasks.get(existing.id)!.hmacKey || undefined).toBeUndefined();
 
     emulator.runTask.store.tasks.get(existing.id)!.hmacKey = "old-key-4c1a";
     said = [];
-    const inputs = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "new-key-8e0b" });
+    const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "new-key-8e0b" });
     expect(said.join("")).toContain("the create changes hmacKey (set, secret)");
     expect(said.join("")).not.toContain("new-key-8e0b");
     await tasks.create(inputs);
@@ -96,14 +91,14 @@ describe("RunTask", () => {
   });
 
   test("adopting what is not there: the preview says it will be created", async () => {
-    await checked(tasks, { name: "newcomer", url: "https://hooks.example.com/scan", adopt: true });
+    await checkedInputs(tasks, { name: "newcomer", url: "https://hooks.example.com/scan", adopt: true });
     expect(said.join("")).toContain('RunTask "newcomer": adopt: there is no such run task; it will be created');
   });
 
   test("no notice, and no request, while an argument is unknown, or for anything but a create", async () => {
     emulator.requests.reset();
-    await checked(tasks, { name: "scanner", url: UNKNOWN, adopt: true });
-    await checked(
+    await checkedInputs(tasks, { name: "scanner", url: UNKNOWN, adopt: true });
+    await checkedInputs(
       tasks,
       { name: "scanner", url: "https://hooks.example.com/scan", adopt: true },
       { name: "scanner", url: "https://old.example.com" },
@@ -115,10 +110,10 @@ describe("RunTask", () => {
 
 test("SnapshotAutoConfig: the preview of an adopt lists the settings it changes", async () => {
   await snapshots.create(
-    await checked(snapshots, { name: "nightly", interval: 3600, retain: 3, pathPrefix: "/tmp/s", storageType: "local", localMaxSpace: 1000 }),
+    await checkedInputs(snapshots, { name: "nightly", interval: 3600, retain: 3, pathPrefix: "/tmp/s", storageType: "local", localMaxSpace: 1000 }),
   );
   said = [];
-  await checked(snapshots, {
+  await checkedInputs(snapshots, {
     name: "nightly",
     interval: 3600,
     retain: 7,
@@ -132,9 +127,9 @@ test("SnapshotAutoConfig: the preview of an adopt lists the settings it changes"
 
 test("SnapshotAutoConfig: the preview of an adopt names each credential of the storage type it sets or clears, never their values", async () => {
   const s3 = { name: "offsite", interval: 3600, pathPrefix: "b", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
-  await snapshots.create(await checked(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-old-7d2c", cloudASecretAccessKey: "old-secret-7d2c" }));
+  await snapshots.create(await checkedInputs(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-old-7d2c", cloudASecretAccessKey: "old-secret-7d2c" }));
   said = [];
-  await checked(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-new-91fe", adopt: true });
+  await checkedInputs(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-new-91fe", adopt: true });
   const notice = said.join("");
   expect(notice).toContain(
     "the create changes cloudAAccessKeyId (set, secret), cloudASecretAccessKey (cleared, whatever the snapshot configuration holds), " +
@@ -147,6 +142,6 @@ test("WorkspaceRunTask: the preview of an adopt lists the settings it changes", 
   const task = emulator.runTask.addTask("emulator-org", { name: "scanner" });
   const workspaceId = emulator.runTask.workspace("network").id;
   const association = emulator.runTask.addWorkspaceTask(workspaceId, task.id, { enforcementLevel: "advisory", stages: ["post_plan"] });
-  await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory", stages: ["post_plan"], adopt: true });
+  await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory", stages: ["post_plan"], adopt: true });
   expect(said.join("")).toContain(`adopt takes over ${association.id}; the create changes enforcementLevel ("advisory" → "mandatory")`);
 });

@@ -5,6 +5,7 @@ import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * A list is proof that an object is gone only when it shows what the service holds: not a list that lags behind
@@ -12,7 +13,6 @@ import { configureProvider } from "../support/providerConfig";
  * state, or wait for the list to catch up within the operation's bound; the service holds exactly the objects the
  * state names.
  */
-type Props = Record<string, any>;
 
 let emulator: Emulator;
 
@@ -30,18 +30,12 @@ async function start(runTask: RunTaskEmulatorOptions, settings: Record<string, s
 afterEach(() => emulator.close());
 afterAll(() => closeSharedDispatchers());
 
-const checked = async (provider: typeof tasks, news: Props): Promise<Props> => {
-  const r = await provider.check({}, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-};
-
 /** A task, and its association made while the workspace's list lags: recorded by its task (a partial failure). */
 async function recordedByTask(): Promise<{ err: PartialFailure; workspaceId: string }> {
   const task = emulator.runTask.addTask("emulator-org", { name: "scanner" });
   const workspaceId = emulator.runTask.workspace("network").id;
   const err = (await failure(
-    wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })),
+    wsTasks.create(await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })),
   )) as PartialFailure;
   expect(err).toBeInstanceOf(PartialFailure);
   expect(err.id).toBe(`${workspaceId}/${task.id}`);
@@ -104,7 +98,7 @@ describe("a list that changed between its pages (listChurn) is no proof of absen
   }
   let scanner = "";
   const denied = { [DEFAULT_RUNTASK_TOKEN]: { owner: true, deniedRoutes: ["GET /tasks/:id", "DELETE /tasks/:id"] } };
-  const taskState = async () => ({ ...(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan" })), taskId: scanner });
+  const taskState = async () => ({ ...(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan" })), taskId: scanner });
 
   test("a task whose show answers 404 (a token that may not read it): the list is read again, and holds it", async () => {
     await start({ listChurn: "remove", tokens: denied });
@@ -137,7 +131,10 @@ describe("a list that changed between its pages (listChurn) is no proof of absen
     for (let i = 0; i < 100; i++) emulator.runTask.addWorkspaceTask(workspaceId, emulator.runTask.addTask("emulator-org", { name: `other-${i}` }).id);
     const task = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     const association = emulator.runTask.addWorkspaceTask(workspaceId, task.id, { enforcementLevel: "mandatory" });
-    const state = { ...(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })), workspaceTaskId: association.id };
+    const state = {
+      ...(await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })),
+      workspaceTaskId: association.id,
+    };
     const read = await failure(wsTasks.read(association.id, state));
     expect(read.code).toBe("not_found");
     const deleted = await failure(wsTasks.delete(association.id, state));
@@ -156,7 +153,7 @@ describe("a list that changed between its pages (listChurn) is no proof of absen
     );
     for (let i = 0; i < 100; i++) emulator.runTask.addTask("emulator-org", { name: `other-${i}` });
     // The task made is the list's 101st: the first read leaves it out, the second (one page by then) shows it.
-    const { id } = await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
+    const { id } = await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
     expect(
       emulator.runTask
         .tasks()

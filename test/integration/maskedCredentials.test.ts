@@ -6,6 +6,7 @@ import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotA
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 import { Switchboard } from "../support/switchboard";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * A service that masks credentials on read, answering `"****"` for each one set: the placeholder is no value. It
@@ -32,12 +33,6 @@ async function start(snapshot: SnapshotEmulatorOptions = {}, faults?: FaultOptio
 afterEach(() => emulator.close());
 afterAll(() => closeSharedDispatchers());
 
-async function checked(news: Props): Promise<Props> {
-  const r = await provider.check({}, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-}
-
 const credentials = { cloudAAccessKeyId: "AKIA-masked-0001", cloudASecretAccessKey: "secret-masked-0001" };
 const s3 = (extra: Props = {}): Props => ({
   name: "nightly",
@@ -54,7 +49,7 @@ const held = () => emulator.snapshot.configs.get("nightly")?.config;
 
 test("a refresh keeps the state's credentials: no diff, no placeholder", async () => {
   await start();
-  const program = await checked(s3());
+  const program = await checkedInputs(provider, s3());
   const { outs } = await provider.create(program);
   const { props, inputs } = await provider.read("nightly", outs);
   expect(props).toMatchObject(credentials);
@@ -64,19 +59,19 @@ test("a refresh keeps the state's credentials: no diff, no placeholder", async (
 
 test("an import answers no placeholder (the credentials stay unknown), so a program written from it writes none", async () => {
   await start();
-  await provider.create(await checked(s3()));
+  await provider.create(await checkedInputs(provider, s3()));
   const { props, inputs } = await provider.read("nightly", {});
   expect(masked(props) || masked(inputs)).toBe(false);
   expect(props).not.toHaveProperty("cloudAAccessKeyId");
   // Its inputs pass Check, and an update from them (a program as the import wrote it) sends no placeholder.
-  const program = await checked({ ...inputs, interval: 3600 });
+  const program = await checkedInputs(provider, { ...inputs, interval: 3600 });
   await provider.update("nightly", props!, program);
   expect(JSON.stringify(held())).not.toContain(MASK);
 });
 
 test("a create whose answer is lost is recorded by a read that masks: the program's credentials, not the placeholder", async () => {
   await start({}, { rules: [{ route: "POST /v1/sys/storage/raft/snapshot-auto/config/:name", rates: { dropAfterCommit: 1 } }] });
-  const err = (await failure(provider.create(await checked(s3())))) as PartialFailure;
+  const err = (await failure(provider.create(await checkedInputs(provider, s3())))) as PartialFailure;
   expect(err).toBeInstanceOf(PartialFailure);
   expect(err.properties).toMatchObject(credentials);
   expect(masked(err.properties)).toBe(false);
@@ -84,9 +79,9 @@ test("a create whose answer is lost is recorded by a read that masks: the progra
 
 test("an adopt's switch whose DELETE fails, on a service that merges writes: what is recorded holds no placeholder", async () => {
   await start({ postMerges: true });
-  await provider.create(await checked(s3()));
+  await provider.create(await checkedInputs(provider, s3()));
   calls.answers.push((req) => (req.method === "DELETE" ? { status: 503, body: { errors: ["sealed"] } } : undefined));
-  const local = await checked({
+  const local = await checkedInputs(provider, {
     name: "nightly",
     interval: "24h",
     pathPrefix: "/tmp/snaps",

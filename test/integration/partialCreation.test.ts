@@ -6,6 +6,7 @@ import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRun
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 import { Switchboard } from "../support/switchboard";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * A create whose object was made records it, whatever fails after: the core answers a partial failure carrying an
@@ -35,11 +36,6 @@ beforeEach(async () => {
 afterEach(() => emulator.close());
 afterAll(() => closeSharedDispatchers());
 
-const checked = async (provider: typeof tasks, news: Props): Promise<Props> => {
-  const r = await provider.check({}, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-};
 const failing = (method: string, route: string, status = 503) =>
   calls.answers.push((req, key) =>
     req.method === method && key === route ? { status, body: { errors: [{ status: String(status), title: "unavailable" }] } } : undefined,
@@ -47,9 +43,12 @@ const failing = (method: string, route: string, status = 503) =>
 
 describe("an association made (204) whose id the list cannot give", () => {
   async function made(): Promise<{ err: PartialFailure; taskId: string; workspaceId: string; inputs: Props }> {
-    const task = await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
+    const task = await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
     const workspaceId = emulator.runTask.workspace("app", "acme").id;
-    const inputs = { __provider: "provider-text", ...(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })) };
+    const inputs = {
+      __provider: "provider-text",
+      ...(await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })),
+    };
     failing("GET", "/api/v2/workspaces/:ws/tasks");
     const err = (await failure(wsTasks.create(inputs))) as PartialFailure;
     calls.reset();
@@ -75,7 +74,7 @@ describe("an association made (204) whose id the list cannot give", () => {
     expect(read.id).toBe(`${workspaceId}/${association.id}`);
     expect(read.props).toMatchObject({ workspaceTaskId: association.id, enforcementLevel: "mandatory" });
 
-    const news = await checked(wsTasks, { workspaceId, taskId: err.properties.taskId, enforcementLevel: "advisory" });
+    const news = await checkedInputs(wsTasks, { workspaceId, taskId: err.properties.taskId, enforcementLevel: "advisory" });
     const { outs } = await wsTasks.update(err.id, err.properties, news);
     expect(outs).toMatchObject({ workspaceTaskId: association.id, enforcementLevel: "advisory" });
     expect(emulator.runTask.workspaceTasks()[0].enforcementLevel).toBe("advisory");
@@ -92,7 +91,7 @@ describe("a task created with global settings the organization does not support"
   const scanner = { name: "scanner", url: "https://hooks.example.com/scan", organization: "free", global: { enabled: true } };
 
   test("is deleted again where it can be: nothing is left, nothing recorded", async () => {
-    const err = await failure(tasks.create(await checked(tasks, scanner)));
+    const err = await failure(tasks.create(await checkedInputs(tasks, scanner)));
     expect(err).not.toBeInstanceOf(PartialFailure);
     expect(err.code).toBe("unsupported");
     expect(emulator.runTask.tasks()).toEqual([]);
@@ -100,7 +99,7 @@ describe("a task created with global settings the organization does not support"
 
   test("whose clean-up delete fails is recorded without global settings, so that the next up is not refused 'already exists'", async () => {
     failing("DELETE", "/api/v2/tasks/:id");
-    const err = (await failure(tasks.create({ __provider: "provider-text", ...(await checked(tasks, scanner)) }))) as PartialFailure;
+    const err = (await failure(tasks.create({ __provider: "provider-text", ...(await checkedInputs(tasks, scanner)) }))) as PartialFailure;
     expect(err).toBeInstanceOf(PartialFailure);
     const [task] = emulator.runTask.tasks();
     expect(err.id).toBe(task.id);
@@ -111,7 +110,7 @@ describe("a task created with global settings the organization does not support"
     // The next up updates it: without `global` in the program, that converges.
     calls.reset();
     const { global: _g, ...withoutGlobal } = scanner;
-    const { outs } = await tasks.update(err.id, err.properties, await checked(tasks, withoutGlobal));
+    const { outs } = await tasks.update(err.id, err.properties, await checkedInputs(tasks, withoutGlobal));
     expect(outs).toMatchObject({ taskId: task.id, name: "scanner" });
   });
 });

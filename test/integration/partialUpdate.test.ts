@@ -4,6 +4,7 @@ import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * A RunTask update that the service carried out, though the call failed: the provider answers a partial failure
@@ -31,23 +32,17 @@ async function start(fault?: FaultKind, times = 2): Promise<void> {
 afterEach(() => emulator.close());
 afterAll(() => closeSharedDispatchers());
 
-const checked = async (news: Props, olds: Props = {}): Promise<Props> => {
-  const r = await tasks.check(olds, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-};
-
 const v1 = { name: "scanner", url: "https://hooks.example.com/v1", hmacKey: "hmac-key-v1" };
 
 /** A task made by the provider with `program`, and its state. */
 async function made(program: Props): Promise<{ id: string; state: Props }> {
-  const { id, outs } = await tasks.create(await checked(program));
+  const { id, outs } = await tasks.create(await checkedInputs(tasks, program));
   return { id, state: outs };
 }
 
 /** The engine's next `up` of `program` after a failed update: the state it kept, updated when it has init errors or a diff. */
 async function nextUp(id: string, after: { state: Props; initErrors: boolean }, program: Props): Promise<boolean> {
-  const news = await checked(program, after.state);
+  const news = await checkedInputs(tasks, program, after.state);
   if (!after.initErrors && !(await tasks.diff(id, after.state, news)).changes) return false;
   await tasks.update(id, after.state, news);
   return true;
@@ -65,7 +60,7 @@ describe("a RunTask update the service carried out but answered as failed", () =
     const program = { ...v1, organization: "free" };
     const { id, state } = await made(program);
     const v2 = { ...program, url: "https://hooks.example.com/v2", hmacKey: "hmac-key-v2", global: { enabled: true } };
-    const err = await failure(tasks.update(id, state, await checked(v2, state)));
+    const err = await failure(tasks.update(id, state, await checkedInputs(tasks, v2, state)));
     expect(err).toBeInstanceOf(PartialFailure);
     expect(err.code).toBe("unsupported");
     expect((err as PartialFailure).id).toBe(id);
@@ -81,7 +76,7 @@ describe("a RunTask update the service carried out but answered as failed", () =
     await start("dropAfterCommit");
     const { id, state } = await made(v1);
     const v2 = { ...v1, url: "https://hooks.example.com/v2", hmacKey: "hmac-key-v2" };
-    const err = await failure(tasks.update(id, state, await checked(v2, state)));
+    const err = await failure(tasks.update(id, state, await checkedInputs(tasks, v2, state)));
     expect(err).toBeInstanceOf(PartialFailure);
     expect(err.code).toBe("network");
     expect((err as PartialFailure).properties).toMatchObject({ url: v2.url, hmacKey: v2.hmacKey, taskId: id });
@@ -95,7 +90,7 @@ describe("a RunTask update the service carried out but answered as failed", () =
     await start("dropAfterCommit");
     const { id, state } = await made(v1);
     const v2 = { ...v1, hmacKey: "hmac-key-v2" };
-    const err = await failure(tasks.update(id, state, await checked(v2, state)));
+    const err = await failure(tasks.update(id, state, await checkedInputs(tasks, v2, state)));
     expect(err).toBeInstanceOf(PartialFailure);
     // Recorded as a key no program gives: whatever the program says next differs from it, and is sent.
     expect((err as PartialFailure).properties.hmacKey).toBe("");
@@ -107,7 +102,7 @@ describe("a RunTask update the service carried out but answered as failed", () =
     await start("dropBeforeCommit");
     const { id, state } = await made(v1);
     const v2 = { ...v1, hmacKey: "hmac-key-v2" };
-    const err = await failure(tasks.update(id, state, await checked(v2, state)));
+    const err = await failure(tasks.update(id, state, await checkedInputs(tasks, v2, state)));
     expect(held(id).hmacKey).toBe(v1.hmacKey);
     expect(await nextUp(id, kept(err, state), v2)).toBe(true);
     expect(held(id).hmacKey).toBe(v2.hmacKey);
@@ -117,7 +112,7 @@ describe("a RunTask update the service carried out but answered as failed", () =
     await start("dropBeforeCommit");
     const { id, state } = await made(v1);
     const v2 = { ...v1, url: "https://hooks.example.com/v2", hmacKey: "hmac-key-v2" };
-    const err = await failure(tasks.update(id, state, await checked(v2, state)));
+    const err = await failure(tasks.update(id, state, await checkedInputs(tasks, v2, state)));
     expect(err).not.toBeInstanceOf(PartialFailure);
     expect(err.code).toBe("network");
     expect(held(id)).toMatchObject({ url: v1.url, hmacKey: v1.hmacKey });

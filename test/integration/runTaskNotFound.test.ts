@@ -6,13 +6,13 @@ import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRun
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 import { Switchboard } from "../support/switchboard";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * The service answers 404 both for a missing object and for one the token may not see or act on. A read's or a
  * delete's 404 is taken for "gone" only when a list that answers the same token does not hold the object; the
  * other calls' 404s are explained by asking the object's parent.
  */
-type Props = Record<string, any>;
 
 const BLIND = "token-that-sees-nothing";
 const LIST_ONLY = "token-that-may-list-only";
@@ -54,16 +54,10 @@ beforeEach(async () => {
 afterEach(() => emulator.close());
 afterAll(() => closeSharedDispatchers());
 
-const checked = async (provider: typeof tasks, news: Props): Promise<Props> => {
-  const r = await provider.check({}, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-};
-
 async function taskAndAssociation() {
-  const task = await tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
+  const task = await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
   const workspaceId = emulator.runTask.workspace("network").id;
-  const assoc = await wsTasks.create(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }));
+  const assoc = await wsTasks.create(await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }));
   // What follows (refresh, destroy) is a later deployment than the one that made them.
   startDeployment();
   return { task, assoc, workspaceId };
@@ -145,7 +139,7 @@ describe("read and delete: gone only when a list that answers does not hold the 
   test("the list is followed to its end, falling back to the server's page size when it refuses the one asked for", async () => {
     await start({ maxPageSize: 5, pageSizeAboveMax: "reject" });
     const made = [];
-    for (let i = 0; i < 12; i++) made.push(await tasks.create(await checked(tasks, { name: `t${i}`, url: "https://hooks.example.com/scan" })));
+    for (let i = 0; i < 12; i++) made.push(await tasks.create(await checkedInputs(tasks, { name: `t${i}`, url: "https://hooks.example.com/scan" })));
     useToken(LIST_ONLY);
     // The last task is on the third page: found there, so the 404 is a missing permission, not a deletion.
     const err = await failure(tasks.read(made[11].id, made[11].outs));
@@ -219,11 +213,11 @@ describe("the object's parent deleted outside the program", () => {
 describe("other calls' 404s say which part answered, with one request to the parent", () => {
   test("create in an organization that does not answer, and in one where the token is not an owner", async () => {
     emulator.requests.reset();
-    const missing = await failure(tasks.create(await checked(tasks, { name: "x", url: "https://h.example.com", organization: "nope" })));
+    const missing = await failure(tasks.create(await checkedInputs(tasks, { name: "x", url: "https://h.example.com", organization: "nope" })));
     expect(missing.message).toContain('organization "nope" answers 404 too: it does not exist, or the token cannot see it');
     expect(emulator.requests.byRoute()).toEqual({ "POST /api/v2/organizations/:org/tasks": 1, "GET /api/v2/organizations/:org/tasks": 1 });
     useToken(NO_WORKSPACES);
-    const notOwner = await failure(tasks.create(await checked(tasks, { name: "x", url: "https://h.example.com" })));
+    const notOwner = await failure(tasks.create(await checkedInputs(tasks, { name: "x", url: "https://h.example.com" })));
     expect(notOwner.message).toContain(
       'organization "emulator-org" answers, so the token may not create run tasks there: the spec requires owner permission',
     );
@@ -232,7 +226,7 @@ describe("other calls' 404s say which part answered, with one request to the par
   test("update of a task deleted outside the program", async () => {
     const { task } = await taskAndAssociation();
     emulator.runTask.store.deleteTask(task.id);
-    const news = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/other" });
+    const news = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/other" });
     const err = await failure(tasks.update(task.id, task.outs, news));
     expect(err.message).toContain(`organization "emulator-org" answers, so run task ${task.id} was deleted outside the program`);
   });
@@ -240,14 +234,14 @@ describe("other calls' 404s say which part answered, with one request to the par
   test("associate to a workspace that does not answer, and a task that does not", async () => {
     const { task } = await taskAndAssociation();
     const toMissingWorkspace = await failure(
-      wsTasks.create(await checked(wsTasks, { workspaceId: "ws-missing0000000", taskId: task.id, enforcementLevel: "advisory" })),
+      wsTasks.create(await checkedInputs(wsTasks, { workspaceId: "ws-missing0000000", taskId: task.id, enforcementLevel: "advisory" })),
     );
     expect(toMissingWorkspace.message).toContain(
       "workspace ws-missing0000000 answers 404 too: it does not exist, or the token lacks the Manage Workspace Run Tasks permission",
     );
     const workspaceId = emulator.runTask.workspace("app-staging").id;
     const ofMissingTask = await failure(
-      wsTasks.create(await checked(wsTasks, { workspaceId, taskId: "task-missing00000", enforcementLevel: "advisory" })),
+      wsTasks.create(await checkedInputs(wsTasks, { workspaceId, taskId: "task-missing00000", enforcementLevel: "advisory" })),
     );
     expect(ofMissingTask.message).toContain(
       `workspace ${workspaceId} answers, so run task task-missing00000 does not exist or the token cannot see it`,
@@ -257,7 +251,7 @@ describe("other calls' 404s say which part answered, with one request to the par
   test("update of an association deleted outside the program", async () => {
     const { assoc } = await taskAndAssociation();
     emulator.runTask.store.workspaceTasks.delete(assoc.id);
-    const news = await checked(wsTasks, { workspaceId: assoc.outs.workspaceId, taskId: assoc.outs.taskId, enforcementLevel: "advisory" });
+    const news = await checkedInputs(wsTasks, { workspaceId: assoc.outs.workspaceId, taskId: assoc.outs.taskId, enforcementLevel: "advisory" });
     const err = await failure(wsTasks.update(assoc.id, assoc.outs, news));
     expect(err.message).toContain(`so association ${assoc.id} was deleted outside the program`);
   });
@@ -314,14 +308,14 @@ describe("a 2xx answer that is not the spec's shape is an error naming the addre
   test("an update answered without a document fails naming the address", async () => {
     const { task } = await taskAndAssociation();
     answering("PATCH", "/api/v2/tasks/:id", { status: 200, body: { data: [] } });
-    const news = await checked(tasks, { name: "scanner", url: "https://hooks.example.com/other" });
+    const news = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/other" });
     unexpected(await failure(tasks.update(task.id, task.outs, news)), 'a JSON object with the key "data" whose "data" is a list');
   });
 
   test("a list item of another type is not the spec's list", async () => {
     await taskAndAssociation();
     answering("GET", "/api/v2/organizations/:org/tasks", { status: 200, body: { data: [{ id: "x-1", type: "things", attributes: {} }] } });
-    const err = await failure(tasks.create(await checked(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true })));
+    const err = await failure(tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true })));
     expect(err.code).toBe("unexpected_answer");
     expect(err.message).toContain('the answer is not a JSON:API list of "tasks"');
   });

@@ -5,13 +5,13 @@ import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
 import { Switchboard } from "../support/switchboard";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * What the run task spec allows a server to answer, and what the provider must make of it: a 404 that may mean
  * "not authorized", global settings that are declarative, refusals recognised by looking rather than by their
  * wording, a server that refuses the page size asked for, and an address given with its API prefix.
  */
-type Props = Record<string, any>;
 
 let emulator: Emulator;
 const calls = new Switchboard();
@@ -39,11 +39,6 @@ beforeEach(async () => {
 afterEach(() => emulator.close());
 afterAll(() => closeSharedDispatchers());
 
-const checked = async (provider: typeof tasks, news: Props, olds: Props = {}): Promise<Props> => {
-  const r = await provider.check(olds, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-};
 const scanner = { name: "scanner", url: "https://hooks.example.com/scan" };
 const bodies = (method: string) => emulator.runTask.received.filter((r) => r.method === method).map((r) => r.body as any);
 
@@ -51,9 +46,9 @@ describe("global is declarative", () => {
   const mandatory = { enabled: true, enforcementLevel: "mandatory", stages: ["post_plan"] };
 
   test("removed from the program: one write turns it off on the service", async () => {
-    const { id, outs } = await tasks.create(await checked(tasks, { ...scanner, global: mandatory }));
+    const { id, outs } = await tasks.create(await checkedInputs(tasks, { ...scanner, global: mandatory }));
     expect(outs.global).toEqual(mandatory);
-    const without = await checked(tasks, scanner);
+    const without = await checkedInputs(tasks, scanner);
     expect(await tasks.diff(id, outs, without)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
     emulator.requests.reset();
     const { outs: after } = await tasks.update(id, outs, without);
@@ -65,7 +60,7 @@ describe("global is declarative", () => {
   });
 
   test("changed outside the program: refresh shows it, and the update puts the program's back", async () => {
-    const program = await checked(tasks, scanner);
+    const program = await checkedInputs(tasks, scanner);
     const { id, outs } = await tasks.create(program);
     expect((await tasks.diff(id, outs, program)).changes).toBe(false);
     Object.assign(emulator.runTask.store.tasks.get(id)!.global, { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" });
@@ -77,8 +72,8 @@ describe("global is declarative", () => {
   });
 
   test("a key removed goes back to its default", async () => {
-    const { id, outs } = await tasks.create(await checked(tasks, { ...scanner, global: mandatory }));
-    const news = await checked(tasks, { ...scanner, global: { stages: ["post_plan"], enforcementLevel: "mandatory" } });
+    const { id, outs } = await tasks.create(await checkedInputs(tasks, { ...scanner, global: mandatory }));
+    const news = await checkedInputs(tasks, { ...scanner, global: { stages: ["post_plan"], enforcementLevel: "mandatory" } });
     expect((await tasks.diff(id, outs, news)).changes).toBe(true);
     await tasks.update(id, outs, news);
     expect(emulator.runTask.store.tasks.get(id)?.global).toMatchObject({ enabled: false, stages: ["post_plan"], enforcementLevel: "mandatory" });
@@ -86,12 +81,12 @@ describe("global is declarative", () => {
 
   test("an organization without the feature: no diff and no write of global settings", async () => {
     emulator.runTask.setFeature("emulator-org", false);
-    const program = await checked(tasks, scanner);
+    const program = await checkedInputs(tasks, scanner);
     const { id, outs } = await tasks.create(program);
     expect(outs).not.toHaveProperty("global");
     expect(bodies("POST").at(-1).data.attributes).not.toHaveProperty("global-configuration");
     expect((await tasks.diff(id, (await tasks.read(id, outs)).props, program)).changes).toBe(false);
-    await tasks.update(id, outs, await checked(tasks, { ...scanner, description: "changed" }));
+    await tasks.update(id, outs, await checkedInputs(tasks, { ...scanner, description: "changed" }));
     expect(bodies("PATCH").at(-1).data.attributes).not.toHaveProperty("global-configuration");
   });
 });
@@ -120,7 +115,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
   test("a task name and an association that exist give the adopt advice", async () => {
     calls.answers = [reworded];
     const existing = emulator.runTask.addTask("emulator-org", { name: "scanner" });
-    await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
+    await expect(tasks.create(await checkedInputs(tasks, scanner))).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringContaining(
         `run task "scanner" of organization "emulator-org" already exists (${existing.id}); a create never overwrites it. `,
@@ -128,7 +123,9 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
     });
     const workspaceId = emulator.runTask.workspace("network").id;
     emulator.runTask.addWorkspaceTask(workspaceId, existing.id);
-    await expect(wsTasks.create(await checked(wsTasks, { workspaceId, taskId: existing.id, enforcementLevel: "advisory" }))).rejects.toMatchObject({
+    await expect(
+      wsTasks.create(await checkedInputs(wsTasks, { workspaceId, taskId: existing.id, enforcementLevel: "advisory" })),
+    ).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringContaining(
         `the association of run task ${existing.id} with workspace ${workspaceId} already exists (${emulator.runTask.workspaceTasks()[0].id}); a create never overwrites it. `,
@@ -143,7 +140,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
           ? { status: 422, body: { errors: [{ status: "422", title: "invalid attribute", detail: "Url is not reachable" }] } }
           : undefined,
     ];
-    await expect(tasks.create(await checked(tasks, scanner))).rejects.toMatchObject({
+    await expect(tasks.create(await checkedInputs(tasks, scanner))).rejects.toMatchObject({
       code: "invalid",
       message: expect.stringContaining("Url is not reachable"),
     });
@@ -158,7 +155,7 @@ describe("conflicts are recognised by looking, whatever the service's wording", 
             ? { status: 403, body: { errors: [{ status: "403", title: "forbidden" }] } }
             : undefined,
     ];
-    const err = await tasks.create(await checked(tasks, scanner)).catch((e: Error & { code?: string; cause?: unknown }) => e);
+    const err = await tasks.create(await checkedInputs(tasks, scanner)).catch((e: Error & { code?: string; cause?: unknown }) => e);
     expect(err).toMatchObject({ code: "invalid" });
     expect((err as Error).message).toMatch(
       /POST \/organizations\/emulator-org\/tasks failed \(HTTP 422\): invalid attribute: Url is not reachable; looking whether the object exists failed too: .*HTTP 403/,
@@ -184,14 +181,14 @@ test("a server that refuses page[size]=100 is read with its own page size, follo
 
 test("an address given with /api/v2 already on it reaches the API", async () => {
   await start({}, (url) => `${url}/api/v2/`);
-  const { id } = await tasks.create(await checked(tasks, scanner));
+  const { id } = await tasks.create(await checkedInputs(tasks, scanner));
   expect(emulator.runTask.store.tasks.has(id)).toBe(true);
 });
 
 test("a server that answers stages in another order than sent: no diff after create, update or refresh", async () => {
   await start({ reverseStages: true });
   const globalArgs = { enabled: true, stages: ["pre_plan", "post_plan"], enforcementLevel: "advisory" };
-  const taskInputs = await checked(tasks, { ...scanner, global: globalArgs });
+  const taskInputs = await checkedInputs(tasks, { ...scanner, global: globalArgs });
   const task = await tasks.create(taskInputs);
   expect((task.outs.global as { stages: string[] }).stages).toEqual(["post_plan", "pre_plan"]);
   expect((await tasks.diff(task.id, task.outs, taskInputs)).changes).toBe(false);
@@ -199,13 +196,13 @@ test("a server that answers stages in another order than sent: no diff after cre
   expect((await tasks.diff(task.id, refreshedTask.props, taskInputs)).changes).toBe(false);
 
   const workspaceId = emulator.runTask.workspace("network").id;
-  const assocInputs = await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan", "pre_apply"] });
+  const assocInputs = await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan", "pre_apply"] });
   const assoc = await wsTasks.create(assocInputs);
   expect(assoc.outs.stages).toEqual(["pre_apply", "pre_plan"]);
   expect((await wsTasks.diff(assoc.id, assoc.outs, assocInputs)).changes).toBe(false);
   const refreshed = await wsTasks.read(assoc.id, assoc.outs);
   expect((await wsTasks.diff(assoc.id, refreshed.props, assocInputs)).changes).toBe(false);
   // A real change of the set still shows.
-  const changed = await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan"] });
+  const changed = await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan"] });
   expect((await wsTasks.diff(assoc.id, refreshed.props, changed)).changes).toBe(true);
 });

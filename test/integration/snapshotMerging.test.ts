@@ -9,6 +9,7 @@ import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotA
 import { failure } from "../support/failure";
 import { configureProvider } from "../support/providerConfig";
 import { Switchboard } from "../support/switchboard";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * The spec does not say that POST clears the keys it leaves out. Against a service that replaces (the emulator's
@@ -19,12 +20,6 @@ type Props = Record<string, unknown>;
 let emulator: Emulator;
 let dir: string;
 const calls = new Switchboard();
-
-async function checked(news: Props): Promise<Props> {
-  const r = await provider.check({}, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-}
 
 const s3 = (extra: Props = {}): Props => ({
   name: "nightly",
@@ -66,7 +61,7 @@ describe.each([
   });
 
   async function created(args: Props): Promise<Props> {
-    const { outs } = await provider.create(await checked(args));
+    const { outs } = await provider.create(await checkedInputs(provider, args));
     emulator.requests.reset();
     return outs;
   }
@@ -74,13 +69,13 @@ describe.each([
   /** After an update, what a refresh reads, and whether the next preview would show a change. */
   async function settled(outs: Props, program: Props): Promise<{ refreshed: Props; diff: boolean }> {
     const { props } = await provider.read("nightly", outs);
-    return { refreshed: props, diff: (await provider.diff("nightly", props, await checked(program))).changes };
+    return { refreshed: props, diff: (await provider.diff("nightly", props, await checkedInputs(provider, program))).changes };
   }
 
   test("switching cloudA-s3 to local deletes the configuration and writes it afresh: no cloudA key stays", async () => {
     const olds = await created(s3(s3Extras));
     const local = { name: "nightly", interval: "24h", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 };
-    const { outs } = await provider.update("nightly", olds, await checked(local));
+    const { outs } = await provider.update("nightly", olds, await checkedInputs(provider, local));
     expect(writes()).toEqual(["DELETE", "POST"]);
     expect(Object.keys(held()!).filter((k) => k.startsWith("cloudA"))).toEqual([]);
     expect(held()).toMatchObject({ storage_type: "local", local_max_space: 1_000_000 });
@@ -89,7 +84,7 @@ describe.each([
 
   test("removing cloudAS3Endpoint is one write that clears it, and then no diff", async () => {
     const olds = await created(s3({ cloudAS3Endpoint: "http://minio.internal:9000" }));
-    const { outs } = await provider.update("nightly", olds, await checked(s3()));
+    const { outs } = await provider.update("nightly", olds, await checkedInputs(provider, s3()));
     expect(writes()).toEqual(["POST"]);
     expect(held()?.cloudA_s3_endpoint ?? "").toBe("");
     const { refreshed, diff } = await settled(outs, s3());
@@ -99,7 +94,7 @@ describe.each([
 
   test("removing the credentials (to use the cloud's own authentication) and disableTls clears them on the service", async () => {
     const olds = await created(s3(s3Extras));
-    const { outs } = await provider.update("nightly", olds, await checked(s3()));
+    const { outs } = await provider.update("nightly", olds, await checkedInputs(provider, s3()));
     expect(writes()).toEqual(["POST"]);
     const config = held()!;
     for (const key of ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_s3_endpoint"]) expect(config[key] ?? "").toBe("");
@@ -110,13 +105,13 @@ describe.each([
   test("removing an enumerated setting (cloudBAuthMode), which has no value meaning unset, rewrites the configuration", async () => {
     const blob = { name: "nightly", interval: 3600, pathPrefix: "snaps/", storageType: "cloudB-blob", cloudBContainerName: "c" };
     const olds = await created({ ...blob, cloudBAuthMode: "managed", cloudBClientId: "client-1" });
-    await provider.update("nightly", olds, await checked({ ...blob, cloudBClientId: "client-1" }));
+    await provider.update("nightly", olds, await checkedInputs(provider, { ...blob, cloudBClientId: "client-1" }));
     expect(writes()).toEqual(["DELETE", "POST"]);
     expect(held()).not.toHaveProperty("cloudB_auth_mode");
     expect(held()).toMatchObject({ cloudB_client_id: "client-1" });
   });
 
-  const local = () => checked({ name: "nightly", interval: "24h", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 });
+  const local = () => checkedInputs(provider, { name: "nightly", interval: "24h", pathPrefix: dir, storageType: "local", localMaxSpace: 1_000_000 });
   const refusing = (body: (b: Props) => boolean, status = 400) =>
     calls.answers.push((req) =>
       req.method === "POST" && body(req.body as Props) ? { status, body: { errors: ["storage backend refused it"] } } : undefined,
@@ -147,7 +142,7 @@ describe.each([
     expect(held()).toBeUndefined();
     // The engine records the properties with the failure and updates the resource at the next up, whatever its diff.
     calls.reset();
-    await provider.update("nightly", err.properties, await checked(s3(s3Extras)));
+    await provider.update("nightly", err.properties, await checkedInputs(provider, s3(s3Extras)));
     expect(held()).toMatchObject({ storage_type: "cloudA-s3", cloudA_access_key_id: s3Extras.cloudAAccessKeyId });
   });
 
@@ -212,9 +207,9 @@ describe.each([
   });
 
   test("adopting a configuration that holds settings the program does not set clears them", async () => {
-    await provider.create(await checked(s3(s3Extras)));
+    await provider.create(await checkedInputs(provider, s3(s3Extras)));
     emulator.requests.reset();
-    await provider.create(await checked(s3({ adopt: true })));
+    await provider.create(await checkedInputs(provider, s3({ adopt: true })));
     expect(writes()).toEqual(["POST"]);
     expect(held()?.cloudA_s3_endpoint ?? "").toBe("");
     expect(held()?.cloudA_access_key_id ?? "").toBe("");
@@ -225,11 +220,11 @@ test("an adopt on a service that merges writes and masks credentials on read cle
   emulator = await startEmulator({ snapshot: { takeSnapshots: false, postMerges: true, echoCredentials: false } });
   dir = await mkdtemp(join(tmpdir(), "snapshots-"));
   configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
-  await provider.create(await checked(s3({ ...s3Extras, cloudASessionToken: "old-session-0001" })));
+  await provider.create(await checkedInputs(provider, s3({ ...s3Extras, cloudASessionToken: "old-session-0001" })));
   // The read shows no credential: nothing tells the adopt they are there.
   const { props } = await provider.read("nightly", {});
   expect(props).not.toHaveProperty("cloudASecretAccessKey");
-  await provider.create(await checked(s3({ adopt: true })));
+  await provider.create(await checkedInputs(provider, s3({ adopt: true })));
   const config = held()!;
   for (const key of ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_session_token"]) expect(config[key]).toBe("");
 });
@@ -248,7 +243,7 @@ describe("a POST carried out whose answer is lost (the connection dropped after 
   });
 
   test("a create: the configuration it made is recorded (a partial failure), so that the next up is not refused", async () => {
-    const err = (await failure(provider.create(await checked(s3())))) as PartialFailure;
+    const err = (await failure(provider.create(await checkedInputs(provider, s3())))) as PartialFailure;
     expect(err).toBeInstanceOf(PartialFailure);
     expect(err.code).toBe("network");
     expect(err).toMatchObject({ id: "nightly", properties: { name: "nightly", storageType: "cloudA-s3", interval: 86400 } });
@@ -269,8 +264,8 @@ describe("a POST carried out whose answer is lost (the connection dropped after 
       },
       status: {} as never,
     });
-    const olds = await checked(s3({ interval: 3600 }));
-    const err = (await failure(provider.update("nightly", olds, await checked(s3())))) as PartialFailure;
+    const olds = await checkedInputs(provider, s3({ interval: 3600 }));
+    const err = (await failure(provider.update("nightly", olds, await checkedInputs(provider, s3())))) as PartialFailure;
     expect(err).toBeInstanceOf(PartialFailure);
     expect(err.properties).toMatchObject({ interval: 86400 });
     expect(held()?.interval).toBe(86400);

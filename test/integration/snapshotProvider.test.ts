@@ -7,18 +7,13 @@ import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
 import { configureProvider } from "../support/providerConfig";
+import { checkedInputs } from "../support/checkedInputs";
 
 let emulator: Emulator;
 let dir: string;
 
 const useToken = (token: string, extra: Record<string, string> = {}) =>
   configureProvider({ "snapshot:address": emulator.url, "snapshot:token": token, ...extra });
-
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = await provider.check({}, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Record<string, unknown>;
-}
 
 beforeEach(async () => {
   emulator = await startEmulator({ snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } } } });
@@ -37,7 +32,7 @@ const local = () => ({ name: "daily", interval: "24h", pathPrefix: dir, storageT
 
 describe("SnapshotAutoConfig provider against the emulator", () => {
   test("create writes the configuration and returns normalised outputs", async () => {
-    const inputs = await checked(local());
+    const inputs = await checkedInputs(provider, local());
     const { id, outs } = await provider.create(inputs);
     expect(id).toBe("daily");
     expect(outs).toEqual({
@@ -64,15 +59,15 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   });
 
   test("create refuses to overwrite an existing configuration, saying so when another resource of the deployment holds it", async () => {
-    await provider.create(await checked(local()));
-    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
+    await provider.create(await checkedInputs(provider, local()));
+    await expect(provider.create(await checkedInputs(provider, { ...local(), retain: 5 }))).rejects.toMatchObject({
       code: "conflict",
       message:
         'snapshot configuration "daily" already exists, and another resource of this stack holds it: two resources give the same `name` ' +
         "(a configuration's name is the resource's name where `name` is not given). Give each its own; a create never overwrites an object.",
     });
     startDeployment(); // a later up: the configuration was made before it
-    await expect(provider.create(await checked({ ...local(), retain: 5 }))).rejects.toMatchObject({
+    await expect(provider.create(await checkedInputs(provider, { ...local(), retain: 5 }))).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringMatching(
         /^snapshot configuration "daily" already exists \(daily\); a create never overwrites it\. .*`aliases`.*`deleteBeforeReplace: true`.*`pulumi refresh --clear-pending-creates`.*`adopt: true`, or `pulumi import`/,
@@ -82,14 +77,14 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   });
 
   test("adopt takes an existing configuration over", async () => {
-    await provider.create(await checked(local()));
-    const { outs } = await provider.create(await checked({ ...local(), retain: 5, adopt: true }));
+    await provider.create(await checkedInputs(provider, local()));
+    const { outs } = await provider.create(await checkedInputs(provider, { ...local(), retain: 5, adopt: true }));
     expect(outs).toMatchObject({ retain: 5, adopt: true });
     expect(emulator.snapshot.configs.get("daily")?.config.retain).toBe(5);
   });
 
   test("cloud types send only the selected storage type's fields", async () => {
-    const inputs = await checked({
+    const inputs = await checkedInputs(provider, {
       name: "s3",
       interval: 3600,
       pathPrefix: "backups",
@@ -121,7 +116,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
       snapshot: { tokens: { [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true }, "no-sudo": { sudo: false } }, echoCredentials: false },
     });
     useToken(DEFAULT_SNAPSHOT_TOKEN);
-    const inputs = await checked({
+    const inputs = await checkedInputs(provider, {
       name: "gcs",
       interval: 60,
       pathPrefix: "p/",
@@ -146,7 +141,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     await emulator.close();
     emulator = await startEmulator({ snapshot: { echoCredentials: true } });
     useToken(DEFAULT_SNAPSHOT_TOKEN);
-    const inputs = await checked({
+    const inputs = await checkedInputs(provider, {
       name: "blob",
       interval: 60,
       pathPrefix: "p/",
@@ -160,8 +155,8 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   });
 
   test("update posts the new configuration", async () => {
-    const { outs } = await provider.create(await checked(local()));
-    const news = await checked({ ...local(), interval: 3600, retain: 3 });
+    const { outs } = await provider.create(await checkedInputs(provider, local()));
+    const news = await checkedInputs(provider, { ...local(), interval: 3600, retain: 3 });
     await expect(provider.diff("daily", outs!, news)).resolves.toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
     const updated = await provider.update("daily", outs!, news);
     expect(updated.outs).toMatchObject({ interval: 3600, retain: 3 });
@@ -169,7 +164,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   });
 
   test("delete removes the configuration; deleting again succeeds", async () => {
-    const { outs } = await provider.create(await checked(local()));
+    const { outs } = await provider.create(await checkedInputs(provider, local()));
     startDeployment(); // a destroy, after the up that created it
     await provider.delete("daily", outs!);
     expect(emulator.snapshot.configs.has("daily")).toBe(false);
@@ -178,7 +173,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
   test("a token without sudo gets a 403 that says what is missing and never shows the token", async () => {
     useToken("no-sudo");
-    const err = await provider.create(await checked(local())).catch((e: Error) => e);
+    const err = await provider.create(await checkedInputs(provider, local())).catch((e: Error) => e);
     expect((err as Error).message).toBe(
       "snapshot service: GET /sys/storage/raft/snapshot-auto/config/daily failed (HTTP 403): " +
         "permission denied: this path requires the sudo capability; the token (snapshot:token / SERVICE_TOKEN) is not valid, " +
@@ -191,7 +186,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     expect(() => useToken(DEFAULT_SNAPSHOT_TOKEN, { "snapshot:namespace": "team-a" })).toThrow(
       /^the provider's settings are wrong: snapshot namespace is "team-a", but the automated snapshot endpoints are restricted to the root namespace/,
     );
-    await expect(provider.create(await checked(local()))).rejects.toThrow(/restricted to the root namespace/);
+    await expect(provider.create(await checkedInputs(provider, local()))).rejects.toThrow(/restricted to the root namespace/);
     expect(emulator.requests.total()).toBe(0);
   });
 
@@ -208,7 +203,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     await emulator.close();
     emulator = await startEmulator({ snapshot: { licensed: false } });
     useToken(DEFAULT_SNAPSHOT_TOKEN);
-    await expect(provider.create(await checked(local()))).rejects.toThrow(/enterprise license/);
+    await expect(provider.create(await checkedInputs(provider, local()))).rejects.toThrow(/enterprise license/);
     await expect(provider.read("daily", {})).rejects.toThrow(/HTTP 404/);
   });
 
@@ -246,7 +241,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
 
 describe("local snapshots taken by the emulator", () => {
   test("writes snapshot files on the interval, keeps `retain` of them and reports status", async () => {
-    const inputs = await checked({ ...local(), name: "fast", interval: 1, retain: 2, filePrefix: "node" });
+    const inputs = await checkedInputs(provider, { ...local(), name: "fast", interval: 1, retain: 2, filePrefix: "node" });
     await provider.create(inputs);
     for (let i = 0; i < 3; i++) await emulator.snapshot.snapshotNow("fast");
     const files = (await readdir(dir)).sort();
@@ -259,7 +254,7 @@ describe("local snapshots taken by the emulator", () => {
   });
 
   test("the interval timer takes snapshots by itself", async () => {
-    await provider.create(await checked({ ...local(), name: "timer", interval: 1 }));
+    await provider.create(await checkedInputs(provider, { ...local(), name: "timer", interval: 1 }));
     const deadline = Date.now() + 10_000;
     while (emulator.snapshot.configs.get("timer")!.status.last_snapshot_url === "" && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
@@ -268,14 +263,16 @@ describe("local snapshots taken by the emulator", () => {
   });
 
   test("an attempt beyond local_max_space fails and is reported in last_snapshot_error", async () => {
-    await provider.create(await checked({ ...local(), name: "tiny", localMaxSpace: 10 }));
+    await provider.create(await checkedInputs(provider, { ...local(), name: "tiny", localMaxSpace: 10 }));
     const status = await emulator.snapshot.snapshotNow("tiny");
     expect(status?.last_snapshot_error).toMatch(/^insufficient space: snapshot of \d+ bytes exceeds local_max_space 10/);
     expect(await readdir(dir)).toEqual([]);
   });
 
   test("cloud snapshots are simulated with the bucket's URL", async () => {
-    await provider.create(await checked({ name: "c", interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "bkt" }));
+    await provider.create(
+      await checkedInputs(provider, { name: "c", interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "bkt" }),
+    );
     const status = await emulator.snapshot.snapshotNow("c");
     expect(status?.last_snapshot_url).toMatch(/^https:\/\/storage\.cloudC\.invalid\/bkt\/p\/service-snapshot-\d+\.snap$/);
   });
@@ -294,7 +291,7 @@ describe("listing and status through the emulator's HTTP API", () => {
     useToken(DEFAULT_SNAPSHOT_TOKEN);
     let res = await fetch(`${base()}/config`, { method: "LIST", headers: headers() });
     expect([res.status, await res.json()]).toEqual([404, { errors: [] }]);
-    for (const name of ["b", "a"]) await provider.create(await checked({ ...local(), name }));
+    for (const name of ["b", "a"]) await provider.create(await checkedInputs(provider, { ...local(), name }));
     res = await fetch(`${base()}/config`, { method: "LIST", headers: headers() });
     expect([res.status, await res.json()]).toEqual([200, { data: { keys: ["a", "b"] } }]);
     res = await fetch(`${base()}/config?list=true`, { headers: headers() });

@@ -5,6 +5,7 @@ import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { snapshotAutoConfigProvider as configs } from "../../provider/snapshotAutoConfig/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
+import { checkedInputs } from "../support/checkedInputs";
 
 /**
  * A request the service carried out, whose connection was then reset (TCP RST): the client sees a system
@@ -13,7 +14,6 @@ import { configureProvider } from "../support/providerConfig";
  * identity and on one that accepts it; an update is sent again, which is safe. After each, the service holds
  * exactly the objects the provider answered, once each.
  */
-type Props = Record<string, any>;
 
 const TASKS = "POST /api/v2/organizations/:org/tasks";
 const ASSOCIATE = "POST /api/v2/workspaces/:ws/tasks";
@@ -46,11 +46,6 @@ afterAll(() => closeSharedDispatchers());
 
 const requests = (route: string) => emulator.requests.byRoute()[route] ?? 0;
 const resets = () => emulator.faults!.counts.resetAfterCommit;
-const checked = async (provider: typeof tasks, news: Props, olds: Props = {}) => {
-  const r = await provider.check(olds, news);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Props;
-};
 const scanner = { name: "scanner", url: "https://hooks.example.com/scan", description: "scans", hmacKey: "hmac-reset-0001" };
 
 describe.each([
@@ -59,7 +54,7 @@ describe.each([
 ] as const)("%s: a create whose connection is reset after the service made the object", (_label, duplicates) => {
   test("RunTask: the task made is found and taken, exactly one task", async () => {
     await start(TASKS, duplicates);
-    const { id, outs } = await tasks.create(await checked(tasks, scanner));
+    const { id, outs } = await tasks.create(await checkedInputs(tasks, scanner));
     expect(resets()).toBe(1);
     expect(emulator.runTask.tasks().map((t) => [t.id, t.name, t.url, t.hmacKey])).toEqual([[id, "scanner", scanner.url, scanner.hmacKey]]);
     expect(outs).toMatchObject({ name: "scanner", taskId: id });
@@ -71,7 +66,7 @@ describe.each([
     await start(ASSOCIATE, duplicates);
     const task = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     const workspaceId = emulator.runTask.workspace("network").id;
-    const inputs = await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
+    const inputs = await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
     const { id } = await wsTasks.create(inputs);
     expect(resets()).toBe(1);
     expect(emulator.runTask.workspaceTasks().map((w) => [w.id, w.taskId, w.enforcementLevel])).toEqual([[id, task.id, "mandatory"]]);
@@ -83,8 +78,8 @@ describe("an update whose connection is reset after the service carried it out i
   test("RunTask (PATCH): the service holds the new settings, once", async () => {
     await start(TASK_PATCH);
     const task = emulator.runTask.addTask("emulator-org", { name: "scanner", url: scanner.url, description: "scans", hmacKey: "hmac-old-0001" });
-    const olds = { ...(await checked(tasks, scanner)), hmacKey: "hmac-old-0001", taskId: task.id };
-    const news = await checked(tasks, { ...scanner, url: "https://hooks.example.com/v2" }, olds);
+    const olds = { ...(await checkedInputs(tasks, scanner)), hmacKey: "hmac-old-0001", taskId: task.id };
+    const news = await checkedInputs(tasks, { ...scanner, url: "https://hooks.example.com/v2" }, olds);
     const { outs } = await tasks.update(task.id, olds, news);
     expect(resets()).toBe(1);
     expect(requests(TASK_PATCH)).toBe(2);
@@ -97,8 +92,8 @@ describe("an update whose connection is reset after the service carried it out i
     const task = emulator.runTask.addTask("emulator-org", { name: "scanner" });
     const workspaceId = emulator.runTask.workspace("network").id;
     const wt = emulator.runTask.addWorkspaceTask(workspaceId, task.id, { enforcementLevel: "advisory" });
-    const olds = { ...(await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory" })), workspaceTaskId: wt.id };
-    const news = await checked(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }, olds);
+    const olds = { ...(await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory" })), workspaceTaskId: wt.id };
+    const news = await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" }, olds);
     const { outs } = await wsTasks.update(wt.id, olds, news);
     expect(resets()).toBe(1);
     expect(requests(ASSOCIATION_PATCH)).toBe(2);
@@ -110,7 +105,7 @@ describe("an update whose connection is reset after the service carried it out i
 
   test("SnapshotAutoConfig create (the POST is an upsert): the configuration, once", async () => {
     await start(CONFIG_POST);
-    const { id } = await configs.create(await checked(configs, gcs));
+    const { id } = await configs.create(await checkedInputs(configs, gcs));
     expect(resets()).toBe(1);
     expect(id).toBe("nightly");
     expect([...emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
@@ -120,7 +115,7 @@ describe("an update whose connection is reset after the service carried it out i
   test("SnapshotAutoConfig update: the new configuration", async () => {
     await start(CONFIG_POST);
     emulator.faults!.counts.resetAfterCommit = 0;
-    const olds = await checked(configs, gcs);
+    const olds = await checkedInputs(configs, gcs);
     // Written out of band, so that the reset falls on the update's POST.
     emulator.snapshot.configs.set("nightly", {
       config: {
@@ -133,7 +128,7 @@ describe("an update whose connection is reset after the service carried it out i
       },
       status: {} as never,
     });
-    const news = await checked(configs, { ...gcs, interval: "1h" }, olds);
+    const news = await checkedInputs(configs, { ...gcs, interval: "1h" }, olds);
     const { outs } = await configs.update("nightly", olds, news);
     expect(resets()).toBe(1);
     expect(outs).toMatchObject({ interval: 3600 });
