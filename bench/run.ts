@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { repositoryRoot } from "../demo/repository";
+import { repositoryRoot } from "../toolchain/repository";
 import { compareThroughEngine, type ProgramName, type Sequence } from "./engineComparison";
 import { engineProfile } from "./engineProfile";
 import { floor } from "./floor";

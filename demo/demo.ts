@@ -12,12 +12,12 @@ import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/serv
 import { Deployment, type StagedProgram } from "./engineDeployment";
 import type { DemoOptions, ProgramOptions } from "./options";
 import { programNeeds } from "./programNeeds";
-import type { PulumiEngine } from "./pulumiEngine";
+import type { PulumiEngine } from "../toolchain/pulumiEngine";
 import { DEMO_PROJECT, REPO, stageDemoProgram } from "./stage";
 import { demoStackConfig, serviceConfig, type DemoSettings } from "./stackConfig";
 import { StateFolder } from "./stateFolder";
 import { readUserProgram, stageUserProgram, userStackConfig, type UserProgram } from "./userProgram";
-import type { ConsumerProject } from "./consumerProject";
+import type { ConsumerProject } from "../toolchain/consumerProject";
 import type { ServiceSettings } from "./yamlProject";
 
 const STACK = "demo";

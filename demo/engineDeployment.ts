@@ -2,8 +2,8 @@ import { createRequire } from "node:module";
 import { join, sep } from "node:path";
 import type { ConfigMap, EngineEvent, OpMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import { describeEngineEvent } from "../automation/progress";
-import type { ConsumerProject } from "./consumerProject";
-import { offlineEngineEnv, type PulumiEngine } from "./pulumiEngine";
+import type { ConsumerProject } from "../toolchain/consumerProject";
+import { offlineEngineEnv, type PulumiEngine } from "../toolchain/pulumiEngine";
 import type { StateFolder } from "./stateFolder";
 
 type Automation = typeof import("@pulumi/pulumi/automation");

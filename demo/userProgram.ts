@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { dirname, join, relative, resolve } from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { load } from "js-yaml";
-import { createConsumerProject, type ConsumerProject } from "./consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../toolchain/consumerProject";
 import type { StagedProgram } from "./engineDeployment";
 import type { ProgramOptions } from "./options";
 import { compileProgram } from "./typescriptProgram";

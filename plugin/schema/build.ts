@@ -1,6 +1,6 @@
 import type { SettingSpec } from "../../provider/config/serviceSettings";
 import type { Field, FieldTable, ValueType } from "../../provider/table/field";
-import type { FunctionDefinition, PackageDefinition, ResourceDefinition } from "../definition";
+import type { FunctionDefinition, PackageDefinition, ResourceDefinition } from "../server/definition";
 import type { DocComments } from "./docComments";
 
 /** The parts of the Pulumi package schema this package uses (`pkg/codegen/schema/pulumi.json`). */
@@ -57,13 +57,13 @@ const OUR_NAME = "pulumi-snapshot-runtask";
 export const REPOSITORY = "github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask";
 
 /** The folder of the repository that holds the plugins' SDKs (`npm run sdks`), one folder per language in it. */
-export const PLUGIN_SDKS = "plugin-sdks";
+export const PLUGIN_SDKS = "plugin/sdks";
 
 /**
- * The names of the plugins' SDKs, those this repository holds (`plugin-sdks/`, written by `npm run sdks`) and those
+ * The names of the plugins' SDKs, those this repository holds (`plugin/sdks/`, written by `npm run sdks`) and those
  * `pulumi package gen-sdk`, `pulumi package add` and `packages:` generate. Left out, the generators name them in
  * Pulumi's own namespace (`@pulumi/runtask`, `pulumi_runtask`, `github.com/pulumi/pulumi-runtask/sdk/go/runtask`,
- * `Pulumi.Runtask`), which is not ours. Both Go packages are in one module, `plugin-sdks/go`.
+ * `Pulumi.Runtask`), which is not ours. Both Go packages are in one module, `plugin/sdks/go`.
  */
 export function languageSpecs(plugin: string, description: string): LanguageSpecs {
   const readme = (language: string) =>

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
-import type { PackageDefinition } from "../definition";
-import { packageRoot, packageVersion } from "../packageRoot";
+import type { PackageDefinition } from "../server/definition";
+import { packageRoot, packageVersion } from "../server/packageRoot";
 import { runtaskPackage } from "../packages/runtask";
 import { snapshotPackage } from "../packages/snapshot";
 import { buildSchema } from "./build";
@@ -9,7 +9,7 @@ import { schemaFile } from "./load";
 
 export const PACKAGES: readonly PackageDefinition[] = [snapshotPackage, runtaskPackage];
 
-/** The schema text of a package, as `plugins/<name>/schema.json` holds it. */
+/** The schema text of a package, as `plugin/schema/<name>.json` holds it. */
 export function schemaJson(pkg: PackageDefinition, docs = new DocComments(packageRoot())): string {
   return `${JSON.stringify(buildSchema(pkg, packageVersion(), docs), null, 2)}\n`;
 }

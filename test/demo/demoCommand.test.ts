@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtEngineDir } from "../../demo/pulumiEngine";
+import { builtEngineDir } from "../../toolchain/pulumiEngine";
 import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult } from "../support/demoCommand";
 import { testEngine } from "../support/engine/engineStack";
 

@@ -5,7 +5,7 @@ import { changesBesidesSame } from "../../demo/demo";
 import { demoEngine, FIRST_BUILD_NOTICE } from "../../demo/main";
 import { parseDemoArguments, realServices } from "../../demo/options";
 import { programNeeds } from "../../demo/programNeeds";
-import type { PulumiEngine } from "../../demo/pulumiEngine";
+import type { PulumiEngine } from "../../toolchain/pulumiEngine";
 import { readUserProgram, userStackConfig } from "../../demo/userProgram";
 import { stagedPulumiYaml } from "../../demo/yamlProject";
 import { load } from "js-yaml";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 
 /** What the release workflow checks before it publishes, on a fresh pack of this repository. */
 test("scripts/checkPacked.js: the packed package installs, type-checks under Pulumi's template, and works", () => {

@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 import { schemaText } from "../../plugin/schema/load";
 
 /**
- * The SDKs of the provider plugins in plugin-sdks/ are what `npm run sdks` writes from the committed schemas, with
+ * The SDKs of the provider plugins in plugin/sdks/ are what `npm run sdks` writes from the committed schemas, with
  * Pulumi's generators at the pinned version (toolchain/sdkgen): regenerated here and compared file by file. Their
  * versions are the package's, and their names the schemas'.
  */
@@ -17,11 +17,11 @@ const sdks: {
   buildGenerator(): string;
   generate(out: string, generator?: string): string;
   pinned(module: string): string;
-} = require("../../scripts/sdks");
+} = require("../../toolchain/sdks");
 
 const REPO = repositoryRoot();
 const VERSION: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version;
-/** Files of plugin-sdks/ that no generator writes: the folder's README, and the Go module's go.mod and go.sum (`go mod tidy`). */
+/** Files of plugin/sdks/ that no generator writes: the folder's README, and the Go module's go.mod and go.sum (`go mod tidy`). */
 const NOT_GENERATED = ["README.md", "go/go.mod", "go/go.sum"];
 
 /** The files of a folder, relative to it, but those git ignores in the repository (builds, installs). */
@@ -61,7 +61,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test("plugin-sdks/ is what `npm run sdks` writes from the schemas (run it after changing them)", () => {
+test("plugin/sdks/ is what `npm run sdks` writes from the schemas (run it after changing them)", () => {
   expect(differences(generated, sdks.SDKS)).toEqual([]);
 });
 

@@ -1,4 +1,4 @@
-import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { secret, UNKNOWN } from "../support/plugin/pluginClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 

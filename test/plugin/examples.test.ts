@@ -126,8 +126,8 @@ describe("examples/python", () => {
     expect(project.runtime.name).toBe("python");
     const requirements = readFileSync(join(dir, "requirements.txt"), "utf8");
     for (const pkg of ["runtask", "snapshot"] as const) {
-      expect(requirements).toContain(`\n../../plugin-sdks/python/${pkg}\n`);
-      expect(existsSync(join(REPO, "plugin-sdks/python", pkg, schemas[pkg].language.python.packageName, "__init__.py"))).toBe(true);
+      expect(requirements).toContain(`\n../../plugin/sdks/python/${pkg}\n`);
+      expect(existsSync(join(REPO, "plugin/sdks/python", pkg, schemas[pkg].language.python.packageName, "__init__.py"))).toBe(true);
       expect(source).toContain(`import ${schemas[pkg].language.python.packageName} as ${pkg}\n`);
     }
   });

@@ -15,7 +15,7 @@ const validate = new Ajv2020({ strict: false, allErrors: true }).compile(metasch
 describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
   const schema = JSON.parse(schemaText(name));
 
-  test("plugins/<name>/schema.json is what the tables and doc comments generate (run `npm run schema` after changing them)", () => {
+  test("plugin/schema/<name>.json is what the tables and doc comments generate (run `npm run schema` after changing them)", () => {
     expect(schemaText(name)).toBe(schemaJson(pkg));
   });
 
@@ -59,7 +59,7 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     expect([nodejs.packageName, python.packageName, go.importBasePath, csharp.rootNamespace]).toEqual([
       `pulumi-snapshot-runtask-${name}`,
       `pulumi_snapshot_runtask_${name}`,
-      `github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin-sdks/go/${name}`,
+      `github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go/${name}`,
       "PulumiSnapshotRunTask",
     ]);
     // What the generators would choose without them: Pulumi's own packages.

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { descendants } from "../../../bench/processTree";
-import { createConsumerProject, type ConsumerProject } from "../../../demo/consumerProject";
-import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../demo/pulumiEngine";
+import { createConsumerProject, type ConsumerProject } from "../../../toolchain/consumerProject";
+import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../toolchain/pulumiEngine";
 import { nameOf, readStackState, typeOf, type StackState } from "./stateFile";
 
 /** What one engine command did. */

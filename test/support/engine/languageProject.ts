@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ConsumerProject } from "../../../demo/consumerProject";
-import { offlineEngineEnv } from "../../../demo/pulumiEngine";
+import type { ConsumerProject } from "../../../toolchain/consumerProject";
+import { offlineEngineEnv } from "../../../toolchain/pulumiEngine";
 import { testEngine } from "./engineStack";
 import { readStackState, type StackState } from "./stateFile";
 
