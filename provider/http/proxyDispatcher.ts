@@ -1,4 +1,4 @@
-import type { Socket } from "node:net";
+import { isIP, type Socket } from "node:net";
 import type { buildConnector, Dispatcher } from "undici";
 import { boundedConnector, type ConnectBounds } from "./connector";
 import { proxyAnswerError, proxyConnectionError, proxyTimeoutError } from "./proxyErrors";
@@ -30,10 +30,15 @@ export interface PoolSizing {
 export function proxyDispatcher(route: ProxyRoute, tls: TlsSettings, sizing: PoolSizing, bounds: ConnectBounds): ClosableDispatcher {
   const { Agent, Pool } = undici();
   const proxyLeg = boundedConnector({}, bounds);
+  // undici names the TLS server after a request's Host, which for a CONNECT is the service: an https:// proxy is
+  // verified under its own name (or its address, where it is named by one).
+  const proxyHost = new URL(route.origin).hostname;
+  const servername = isIP(proxyHost.replace(/^\[|\]$/g, "")) ? undefined : proxyHost;
   const toProxy = new Pool(route.origin, {
     ...sizing,
     // Failures of the connection to the proxy are the proxy's, whichever request they meet.
-    connect: (opts, callback) => proxyLeg(opts, (err, socket) => (err ? callback(proxyConnectionError(err, route), null) : callback(null, socket!))),
+    connect: (opts, callback) =>
+      proxyLeg({ ...opts, servername }, (err, socket) => (err ? callback(proxyConnectionError(err, route), null) : callback(null, socket!))),
   });
   const service = boundedConnector(tlsConnectOptions(tls), bounds);
   const tunnels = new Agent({ ...sizing, connect: tunnelConnector(route, toProxy, service, bounds.connectMs) });

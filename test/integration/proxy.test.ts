@@ -382,6 +382,8 @@ describe("a proxy that refuses, fails or never answers", () => {
       );
       expect(hasCode(untrusted, "proxy")).toBe(true);
       expect(untrusted.attempts).toBe(1);
+      // Verified under the proxy's own address (its certificate names it), against the system's CAs: its CA is unknown.
+      expect(untrusted.message).toContain(`(UNABLE_TO_VERIFY_LEAF_SIGNATURE: no connection to the proxy 127.0.0.1:${tlsProxy.port}: `);
       expect(untrusted.message).toContain(
         `the certificate of the proxy 127.0.0.1:${tlsProxy.port} (from runtask:proxy) is not trusted: add its CA to the file NODE_EXTRA_CA_CERTS names`,
       );
