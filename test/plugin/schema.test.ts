@@ -75,7 +75,7 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
       expect([language, schema.language[language].respectSchemaVersion]).toEqual([language, true]);
   });
 
-  test("the secrets of the tables and the token are declared secret", () => {
+  test("the secrets of the tables, the token and the proxy (its URL may hold credentials) are declared secret", () => {
     for (const r of pkg.resources) {
       const declared = Object.entries<any>(schema.resources[r.token].inputProperties)
         .filter(([, p]) => p.secret)
@@ -88,7 +88,7 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
       Object.entries<any>(schema.config.variables)
         .filter(([, v]) => v.secret)
         .map(([k]) => k),
-    ).toEqual(["token"]);
+    ).toEqual(["token", "proxy"]);
   });
 });
 
