@@ -2,6 +2,7 @@ import type { SettingSpec } from "../../provider/config/serviceSettings";
 import type { Field, FieldTable, ValueType } from "../../provider/table/field";
 import type { FunctionDefinition, PackageDefinition, ResourceDefinition } from "../server/definition";
 import type { DocComments } from "./docComments";
+import { usageSections } from "./usageExamples";
 
 /** The parts of the Pulumi package schema this package uses (`pkg/codegen/schema/pulumi.json`). */
 export interface TypeSpec {
@@ -217,7 +218,7 @@ class SchemaBuilder {
       Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, ...argsDocs], k, def.docs.nested?.[k], false)]),
     );
     return {
-      description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\nImport ID: ${def.importId}.`.trim(),
+      description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\n${usageSections(def.token, def.importId, this.docs.root)}`.trim(),
       properties,
       // Present in every state: the ids, required arguments and those with a default, but not a parameter group's (a
       // storage type's), which only the selected group's resources have.
