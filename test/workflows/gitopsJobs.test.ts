@@ -149,8 +149,9 @@ function checkout(s: Scenario, name = `runner-${++s.runners}`): Runner {
     env: {
       HOME: home,
       LANG: "C.UTF-8",
-      // What the stood-in actions install: the CLI (pulumi/actions), Node.js (setup-node); the plugins (`npm ci`).
-      PATH: [...engine.path, join(project, "node_modules/.bin"), bin, process.env.PATH ?? ""].join(delimiter),
+      // What the stood-in actions install: the CLI (pulumi/actions), Node.js (setup-node). The plugins come from the
+      // project's `npm ci`, which the workflow's own step puts on PATH.
+      PATH: [...engine.path, bin, process.env.PATH ?? ""].join(delimiter),
       // This machine reaches no update server nor plugin download.
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
