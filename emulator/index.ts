@@ -38,8 +38,8 @@ export interface EmulatorOptions {
    * A file that keeps what the emulator holds, as `save()` gives it: read at start where it exists and `data` is not
    * given, then written through: after every request that changed anything, before the answer leaves, and at
    * close. Each write replaces the file whole (a new file renamed over it), so that whenever the process stops,
-   * killed included, the file holds every change a client was told of, and is never half written: a tool that keeps
-   * a client's records beside it (the demo's `--keep`, with a stack's state) finds the two in agreement.
+   * killed included, the file holds every change a client was told of, and is never half written: it is never behind
+   * the records a client kept from the answers (a stack's state, which the demo's `--keep` keeps beside it).
    */
   dataFile?: string;
 }
