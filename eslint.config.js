@@ -26,6 +26,7 @@ module.exports = tseslint.config(
     },
   },
   { files: ["test/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  { files: ["**/*.mjs"], languageOptions: { globals: { process: "readonly" } } },
   {
     files: ["**/*.js"],
     languageOptions: {

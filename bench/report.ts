@@ -4,6 +4,7 @@ import type { FloorRow } from "./floor";
 import type { ListingFigures } from "./listing";
 import type { CpuByRole } from "./processTree";
 import type { ProviderCpuFigures } from "./providerCpu";
+import { PROXY_VARIANTS, type ProxyComparison } from "./proxyComparison";
 import type { ResourceKind } from "./programs";
 import type { RequestCounts } from "./requestsPerOperation";
 import { median } from "./setting";
@@ -24,6 +25,8 @@ export interface BenchResults {
   };
   comparison: EngineComparison;
   mixed: EngineComparison;
+  /** Through an authenticating proxy against direct (absent from runs before it was measured). */
+  proxy?: ProxyComparison;
   floor: FloorRow[];
   engineProfile?: EngineProfile;
   requests: Record<"dynamic" | "plugin", Record<ResourceKind, RequestCounts>>;
@@ -93,8 +96,30 @@ export function renderReport(r: BenchResults): string {
     "",
     r.mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
   );
+  if (r.proxy) lines.push("## Through a proxy", "", ...renderProxyComparison(r.proxy), "");
   lines.push(...floorSection(r), ...requestsSection(r), ...startupSection(r), ...stateSection(r), ...listingSection(r));
   return lines.join("\n");
+}
+
+/** Each route through an authenticating proxy against direct, in the same run. */
+export function renderProxyComparison(p: ProxyComparison): string[] {
+  const name = { dynamic: "dynamic", plugin: "provider plugins" } as const;
+  const lines = [
+    `The mixed program (${p.resources} resources, both services) with \`SERVICE_PROXY_ADDR\` and \`RUNTASK_PROXY_ADDR\` naming an`,
+    "HTTP proxy with Basic authentication (the npm `proxy` package, a process of its own) that forwards every request, against",
+    `the same direct, in ${p.rounds} round${p.rounds === 1 ? "" : "s"} alternating which goes first; a ratio is the median of the rounds' ratios.`,
+    "",
+    "| phase | route | direct (s) | through the proxy (s) | through / direct |",
+    "|---|---|---|---|---|",
+  ];
+  for (const phase of PHASES) {
+    for (const route of PROXY_VARIANTS) {
+      const { direct, proxied } = p.ms[phase][route];
+      lines.push(`| ${PHASE_NAMES[phase]} | ${name[route]} | ${s1(direct)} | ${s1(proxied)} | **${p.ratios[phase][route].toFixed(2)}** |`);
+    }
+  }
+  lines.push("", `Requests the proxy forwarded in a round: ${PROXY_VARIANTS.map((r) => `${name[r]} ${p.forwarded[r]}`).join(", ")}.`);
+  return lines;
 }
 
 function whatToExpect(r: BenchResults): string[] {
@@ -160,6 +185,7 @@ function method(r: BenchResults): string[] {
     `\`npm run bench\` runs everything (the sizes of this page; ${Math.round(r.minutes)} minutes here); \`npm run bench --`,
     "--quick` a smaller run in a few minutes that writes `bench/results/quick.*` and leaves this page alone;",
     "`-- --compare [program] [resources] [rounds]` the comparison alone; `-- --floor <resources>...` the floor alone;",
+    "`-- --proxy [resources] [rounds]` the comparison through a proxy alone;",
     "`-- --render` this page again from `bench/results/latest.json`.",
     "",
   ];

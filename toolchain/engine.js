@@ -4,9 +4,9 @@
 // `pulumi-resource-pulumi-nodejs` (the dynamic provider plugin @pulumi/pulumi ships) beside them. A build whose
 // versions match is reused. The last line printed is the folder. Everything else goes to stderr.
 "use strict";
-const { spawn, spawnSync } = require("node:child_process");
 const { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
+const { goBuild, goVersion, log, sumHash } = require("./goBuild");
 
 const repo = path.resolve(__dirname, "..");
 const toolchain = path.join(repo, "toolchain");
@@ -18,8 +18,6 @@ const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const YAML_PACKAGE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
 /** What a first build costs on a 2-core machine (measured; the figures the README gives). */
 const FIRST_BUILD = "about 4 to 10 minutes on 2 cores, 4.3 GB of Go module and build caches, 200 MB in .engine/";
-
-const log = (line) => process.stderr.write(`${line}\n`);
 
 /** The versions toolchain/go.mod requires of a module. */
 function pinned(module) {
@@ -34,11 +32,7 @@ function versions() {
     pulumi: pinned("github.com/pulumi/pulumi/pkg/v3"),
     yaml: pinned("github.com/pulumi/pulumi-yaml"),
     // A change of any dependency rebuilds.
-    goSum: require("node:crypto")
-      .createHash("sha256")
-      .update(readFileSync(path.join(toolchain, "go.sum")))
-      .digest("hex")
-      .slice(0, 16),
+    goSum: sumHash(path.join(toolchain, "go.sum")),
   };
 }
 
@@ -52,54 +46,6 @@ function upToDate(wanted) {
   } catch {
     return false;
   }
-}
-
-function goVersion() {
-  const go = spawnSync("go", ["version"], { encoding: "utf8" });
-  return go.status === 0 ? go.stdout.trim() : undefined;
-}
-
-/** Runs `go build` of one package into `out`, printing a line of progress every 20 seconds. */
-function goBuild(label, pkg, out, ldflags, tags) {
-  const args = ["build", "-v", "-trimpath", ...(tags ? ["-tags", tags] : []), "-ldflags", ldflags, "-o", out, pkg];
-  const env = {
-    ...process.env,
-    CGO_ENABLED: "0",
-    // go.sum is committed and checks every module; the checksum database is not reachable from every network.
-    GOSUMDB: process.env.GOSUMDB ?? "off",
-    GOFLAGS: "-mod=readonly",
-  };
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let packages = 0;
-    let last = "";
-    const child = spawn("go", args, { cwd: toolchain, env, stdio: ["ignore", "ignore", "pipe"] });
-    let errors = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
-      for (const line of chunk.split("\n").filter(Boolean)) {
-        if (/^go: downloading /.test(line) || /^[\w.\-/]+$/.test(line)) {
-          packages++;
-          last = line.replace(/^go: /, "");
-        } else errors += `${line}\n`;
-      }
-    });
-    const timer = setInterval(
-      () => log(`  ${label}: ${Math.round((Date.now() - started) / 1000)} s, ${packages} modules and packages so far (${last})`),
-      20_000,
-    );
-    child.on("error", (err) => {
-      clearInterval(timer);
-      reject(err);
-    });
-    child.on("close", (code) => {
-      clearInterval(timer);
-      if (code === 0) {
-        log(`  ${label}: built in ${Math.round((Date.now() - started) / 1000)} s`);
-        resolve();
-      } else reject(new Error(`go build of ${pkg} failed (exit ${code}):\n${errors}`));
-    });
-  });
 }
 
 async function main() {
@@ -125,19 +71,15 @@ async function main() {
   mkdirSync(next, { recursive: true });
   const stampVersion = (variable, version) => `-s -w -X ${variable}=${version}`;
   // Unstamped, the CLI says v0.0.0 and the Node Automation API refuses it.
-  await goBuild(
-    `pulumi ${wanted.pulumi}`,
-    CLI_PACKAGE,
-    path.join(next, "pulumi"),
-    stampVersion("github.com/pulumi/pulumi/sdk/v3/go/common/version.Version", wanted.pulumi),
-    "osusergo,grpcnotrace",
-  );
-  await goBuild(
-    `pulumi-language-yaml ${wanted.yaml}`,
-    YAML_PACKAGE,
-    path.join(next, "pulumi-language-yaml"),
-    stampVersion("github.com/pulumi/pulumi-yaml/pkg/version.Version", wanted.yaml.replace(/^v/, "")),
-  );
+  await goBuild(`pulumi ${wanted.pulumi}`, CLI_PACKAGE, path.join(next, "pulumi"), {
+    cwd: toolchain,
+    ldflags: stampVersion("github.com/pulumi/pulumi/sdk/v3/go/common/version.Version", wanted.pulumi),
+    tags: "osusergo,grpcnotrace",
+  });
+  await goBuild(`pulumi-language-yaml ${wanted.yaml}`, YAML_PACKAGE, path.join(next, "pulumi-language-yaml"), {
+    cwd: toolchain,
+    ldflags: stampVersion("github.com/pulumi/pulumi-yaml/pkg/version.Version", wanted.yaml.replace(/^v/, "")),
+  });
   const nodejsPlugin = path.join(next, "pulumi-resource-pulumi-nodejs");
   copyFileSync(require.resolve("@pulumi/pulumi/pulumi-resource-pulumi-nodejs", { paths: [repo] }), nodejsPlugin);
   chmodSync(nodejsPlugin, 0o755);

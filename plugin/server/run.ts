@@ -22,10 +22,10 @@ The ${name} provider plugin of pulumi-snapshot-runtask ${packageVersion()}: the 
 ${SERVES[name].what}. It serves the provider protocol on a free loopback port, prints the port alone on its first
 line, and stops on Ctrl-C.
 
-Programs do not run it themselves: install the package in the Pulumi project and point Pulumi.yaml's packages at
-node_modules/pulumi-snapshot-runtask/plugins/${name}, or put this executable on PATH. To debug it, start it yourself
-and set PULUMI_DEBUG_PROVIDERS=${name}:<port> for the pulumi command. Its settings: ${SERVES[name].settings}.
-See the package's README and docs/other-languages.md.`;
+Programs do not run it themselves: the engine starts it when a program uses the ${name} package, from the
+plugins installed by pulumi plugin install (or downloaded by the engine), or as pulumi-resource-${name} on PATH.
+To debug it, start it yourself and set PULUMI_DEBUG_PROVIDERS=${name}:<port> for the pulumi command. Its settings:
+${SERVES[name].settings}. See the package's docs/installation-configuration.md.`;
 }
 
 /**

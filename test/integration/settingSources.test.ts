@@ -53,6 +53,27 @@ describe("each problem names the setting its value came from", () => {
       "snapshot",
       'SERVICE_CACERT: cannot read the CA bundle "/nonexistent/ca.pem" (ENOENT)',
     ],
+    [
+      "a proxy of a scheme not spoken, from the stack config",
+      { "snapshot:proxy": "socks5://user:pr0xy-secret@proxy.example.com:1080" },
+      {},
+      "snapshot",
+      "snapshot:proxy names a socks5:// proxy, and only http:// and https:// proxies are supported (the value is not shown: it may hold a password)",
+    ],
+    [
+      "a proxy from the environment that is no URL, where the address would take it",
+      { "runtask:address": "https://runs.example.com" },
+      { HTTPS_PROXY: "http://user:pr0xy-secret@proxy.example.com:port" },
+      "runtask",
+      "HTTPS_PROXY is not a proxy URL such as http://proxy.example.com:3128 (the value is not shown: it may hold a password)",
+    ],
+    [
+      "HTTP_PROXY in a CGI environment",
+      { "runtask:address": "http://runs.example.com" },
+      { HTTP_PROXY: "proxy.example.com:3128", REQUEST_METHOD: "GET" },
+      "runtask",
+      "HTTP_PROXY is not used where REQUEST_METHOD is set",
+    ],
   ])("%s", (_, values, env, service, message) => {
     const requireSettingsOf = checkSettings(config(values), env);
     expect(() => requireSettingsOf(service)).toThrow(`the provider's settings are wrong: ${message}`);
@@ -67,6 +88,14 @@ describe("each problem names the setting its value came from", () => {
     expect(() => resolveSnapshotSettings(config({}), { SERVICE_ADDR: "vault:8200", SERVICE_TOKEN: "t" })).toThrow(
       /^SERVICE_ADDR: "vault:8200" has no/,
     );
+  });
+
+  test("a proxy variable no address would take is no problem: the environment never proxies loopback, nor https:// with HTTP_PROXY", () => {
+    const broken = "http://proxy.example.com:port";
+    const requireRunTask = (values: Record<string, string>, env: NodeJS.ProcessEnv) => checkSettings(config(values), env)("runtask");
+    expect(() => requireRunTask({ "runtask:address": "https://127.0.0.1:8443" }, { HTTPS_PROXY: broken })).not.toThrow();
+    expect(() => requireRunTask({ "runtask:address": "https://runs.example.com" }, { HTTP_PROXY: broken })).not.toThrow();
+    expect(() => requireRunTask({ "runtask:address": "https://runs.example.com", "runtask:proxy": "none" }, { HTTPS_PROXY: broken })).not.toThrow();
   });
 
   test("settings left unset are no problem until a call needs them; valid ones none at all", () => {

@@ -86,12 +86,18 @@ describe.each(sdks.PLUGINS)("%s", (plugin) => {
 
   test("every SDK has the package's version (package.json), as the schema and the plugin do", () => {
     expect(schema.version).toBe(VERSION);
-    const pluginJson = { resource: true, name: plugin, version: VERSION };
+    // `server`: where the engine downloads the plugin a program asks for (the schema's pluginDownloadURL).
+    const pluginJson = { resource: true, name: plugin, version: VERSION, server: schema.pluginDownloadURL };
+    expect(schema.pluginDownloadURL).toMatch(/^github:\/\/api\.github\.com\/[\w.-]+\/[\w.-]+$/);
     expect(sdk(`python/${plugin}/pyproject.toml`)).toMatch(new RegExp(`^  version = "${VERSION.replace(/\./g, "\\.")}"$`, "m"));
     expect(JSON.parse(sdk(`python/${plugin}/${python}/pulumi-plugin.json`))).toEqual(pluginJson);
     expect(JSON.parse(sdk(`go/${plugin}/pulumi-plugin.json`))).toEqual(pluginJson);
     // The version the Go SDK asks the engine for its plugin with.
     expect(sdk(`go/${plugin}/internal/pulumiUtilities.go`)).toContain(`version := semver.MustParse("${VERSION}")`);
+    // And the server every resource and function of each SDK asks for its plugin from.
+    expect(sdk(`go/${plugin}/internal/pulumiUtilities.go`)).toContain(`pulumi.PluginDownloadURL("${schema.pluginDownloadURL}")`);
+    expect(sdk(`python/${plugin}/${python}/_utilities.py`)).toContain(`return "${schema.pluginDownloadURL}"`);
+    expect(sdk(`nodejs/${plugin}/utilities.ts`)).toContain(`pluginDownloadURL: "${schema.pluginDownloadURL}"`);
     const nodePackage = JSON.parse(sdk(`nodejs/${plugin}/package.json`));
     expect([nodePackage.version, nodePackage.pulumi]).toEqual([VERSION, pluginJson]);
   });

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
+import { EXAMPLE_FILES, EXAMPLES_FOLDER, USAGE_EXAMPLES } from "../../plugin/schema/usageExamples";
 import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { repositoryRoot } from "../../toolchain/repository";
 import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
@@ -20,6 +21,7 @@ import { fencedBlocks, otherLanguagesDoc, section, shellLines } from "../support
 jest.setTimeout(900_000);
 
 const REPO = repositoryRoot();
+const GO_MODULE = "github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go";
 const HMAC_KEY = "go-example-hmac-key";
 /** Builds as CI does: go.mod and go.sum as committed, no C toolchain needed. */
 const GO_ENV = { ...process.env, GOSUMDB: "off", GOFLAGS: "-mod=readonly", CGO_ENABLED: "0" };
@@ -71,6 +73,20 @@ test("a module set up with the docs' lines, beside a clone, builds the program t
     "github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go v0.0.0-00010101000000-000000000000",
   );
   await mustRun("go", ["build", "-o", join(work, "my-stack-program"), "."], { cwd: project, env: GO_ENV });
+});
+
+test("the Go example of each resource's schema description (its docstring's) builds against the module, each a main package", async () => {
+  const module = join(work, "schema-examples");
+  for (const example of Object.values(USAGE_EXAMPLES)) {
+    mkdirSync(join(module, example.dir), { recursive: true });
+    cpSync(join(REPO, EXAMPLES_FOLDER, example.dir, EXAMPLE_FILES.go), join(module, example.dir, "main.go"));
+  }
+  const env = { ...GO_ENV, GOFLAGS: "" };
+  await mustRun("go", ["mod", "init", "example.com/schema-examples"], { cwd: module, env });
+  await mustRun("go", ["mod", "edit", `-replace=${GO_MODULE}=${join(REPO, "plugin/sdks/go")}`], { cwd: module, env });
+  await mustRun("go", ["mod", "tidy"], { cwd: module, env });
+  // vet type-checks each program as a build does, without linking three binaries.
+  await mustRun("go", ["vet", "./..."], { cwd: module, env: GO_ENV });
 });
 
 test("examples/go runs through the engine against the emulator: up, an up with no change and no write, refresh, destroy", async () => {

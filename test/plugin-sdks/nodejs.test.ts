@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { EXAMPLE_FILES, EXAMPLES_FOLDER, USAGE_EXAMPLES } from "../../plugin/schema/usageExamples";
 import { repositoryRoot } from "../../toolchain/repository";
 import { mustRun, runCommand } from "../support/engine/languageProject";
 import { fencedBlocks, otherLanguagesDoc, section, shellLines } from "../support/markdownBlocks";
@@ -96,4 +97,13 @@ test("the docs' program on them compiles under the tsconfig of Pulumi's TypeScri
     "wrong.ts": 'import * as runtask from "pulumi-snapshot-runtask-runtask";\nnew runtask.RunTask("scanner", { url: 42 });\n',
   });
   expect(run.output.trim().split("\n")).toEqual(["wrong.ts(2,34): error TS2322: Type 'number' is not assignable to type 'Input<string>'."]);
+});
+
+test("the TypeScript example of each resource's schema description (its docstring's) compiles against the SDKs", async () => {
+  const files = Object.fromEntries(
+    Object.values(USAGE_EXAMPLES).map((e) => [`${e.dir}.ts`, readFileSync(join(REPO, EXAMPLES_FOLDER, e.dir, EXAMPLE_FILES.typescript), "utf8")]),
+  );
+  expect(Object.keys(files)).toHaveLength(3);
+  const run = await compile(files);
+  expect({ code: run.code, output: run.output.trim() }).toEqual({ code: 0, output: "" });
 });

@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
+import { EXAMPLE_FILES, EXAMPLES_FOLDER, USAGE_EXAMPLES } from "../../plugin/schema/usageExamples";
 import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { repositoryRoot } from "../../toolchain/repository";
 import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
@@ -96,6 +97,23 @@ test("under Pulumi's mocks, programs reach the engine with the schemas' tokens, 
   const run = await mustRun(venv.python, ["-m", "unittest", "discover", "-v", "-s", join(REPO, "test/plugin-sdks/python")], { cwd: work });
   expect(run).toMatch(/^Ran [4-9] tests/m);
   expect(run).toMatch(/^OK$/m);
+});
+
+test("the Python example of each resource's schema description (its docstring's) runs under Pulumi's mocks, registering what it shows", async () => {
+  for (const [token, example] of Object.entries(USAGE_EXAMPLES)) {
+    const program = join(REPO, EXAMPLES_FOLDER, example.dir, EXAMPLE_FILES.python);
+    const run = await mustRun(venv.python, [join(REPO, "test/plugin-sdks/python/run_with_mocks.py"), program, "scannerHmacKey=example-key"], {
+      cwd: work,
+    });
+    const registered: { type: string; name: string }[] = JSON.parse(run.trim().split("\n").pop()!);
+    expect([token, registered.some((r) => r.type === token)]).toEqual([token, true]);
+  }
+  // A wrong keyword fails the run: the check checks something.
+  const wrong = join(work, "wrong.py");
+  writeFileSync(wrong, "import pulumi_snapshot_runtask_runtask as runtask\nruntask.RunTask('scanner', urll='https://hooks.example.com/scan')\n");
+  await expect(mustRun(venv.python, [join(REPO, "test/plugin-sdks/python/run_with_mocks.py"), wrong], { cwd: work })).rejects.toThrow(
+    /unexpected keyword argument 'urll'/,
+  );
 });
 
 test("examples/python runs through the engine against the emulator: up, an up with no change and no write, refresh, destroy", async () => {

@@ -328,6 +328,7 @@ function yamlArgs(op: string, options: CommandOptions, stack: string, events: st
   if (options.refresh) args.push("--refresh");
   if (options.clearPendingCreates) args.push("--clear-pending-creates");
   if (options.targetDependents) args.push("--target-dependents");
+  if (options.debug) args.push("--debug");
   args.push("--stack", stack, "--non-interactive", "--event-log", events);
   return args;
 }

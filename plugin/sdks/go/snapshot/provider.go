@@ -23,6 +23,9 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.Proxy != nil {
+		args.Proxy = pulumi.ToSecret(args.Proxy).(pulumi.StringPtrInput)
+	}
 	if args.Token != nil {
 		args.Token = pulumi.ToSecret(args.Token).(pulumi.StringPtrInput)
 	}
@@ -48,6 +51,8 @@ type providerArgs struct {
 	Namespace *string `pulumi:"namespace"`
 	// Bound on one operation (create, read, update, delete), retries and waits included. Default 5m. Environment: `SERVICE_OPERATION_TIMEOUT`.
 	OperationTimeout *string `pulumi:"operationTimeout"`
+	// Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
+	Proxy *string `pulumi:"proxy"`
 	// Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
 	RequestTimeout *string `pulumi:"requestTimeout"`
 	// Disable certificate verification (test servers only). Environment: `SERVICE_SKIP_VERIFY`.
@@ -70,6 +75,8 @@ type ProviderArgs struct {
 	Namespace pulumi.StringPtrInput
 	// Bound on one operation (create, read, update, delete), retries and waits included. Default 5m. Environment: `SERVICE_OPERATION_TIMEOUT`.
 	OperationTimeout pulumi.StringPtrInput
+	// Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
+	Proxy pulumi.StringPtrInput
 	// Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
 	RequestTimeout pulumi.StringPtrInput
 	// Disable certificate verification (test servers only). Environment: `SERVICE_SKIP_VERIFY`.

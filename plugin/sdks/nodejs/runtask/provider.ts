@@ -40,6 +40,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["maxRetries"] = pulumi.output(args?.maxRetries).apply(JSON.stringify);
             resourceInputs["operationTimeout"] = args?.operationTimeout;
             resourceInputs["organization"] = args?.organization;
+            resourceInputs["proxy"] = args?.proxy ? pulumi.secret(args.proxy) : undefined;
             resourceInputs["requestTimeout"] = args?.requestTimeout;
             resourceInputs["skipTlsVerify"] = pulumi.output(args?.skipTlsVerify).apply(JSON.stringify);
             resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
@@ -77,6 +78,10 @@ export interface ProviderArgs {
      * Default organization of `RunTask` and of the functions. Environment: `RUNTASK_ORGANIZATION`.
      */
     organization?: pulumi.Input<string | undefined>;
+    /**
+     * Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `RUNTASK_PROXY_ADDR`.
+     */
+    proxy?: pulumi.Input<string | undefined>;
     /**
      * Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `RUNTASK_REQUEST_TIMEOUT`.
      */

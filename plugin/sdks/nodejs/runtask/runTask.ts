@@ -9,7 +9,32 @@ import * as utilities from "./utilities";
 /**
  * A run task of an organization. The resource id is the service's `task-...` id.
  *
+ * ## Example Usage
+ * ### A run task with a signing key
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as runtask from "pulumi-snapshot-runtask-runtask";
+ *
+ * const config = new pulumi.Config();
+ *
+ * // A task the service calls at the stages of the workspaces it is attached to, signing each call with a key kept secret.
+ * const scanner = new runtask.RunTask("scanner", {
+ *   url: "https://hooks.example.com/scan",
+ *   description: "Policy scan of every plan",
+ *   hmacKey: config.requireSecret("scannerHmacKey"),
+ * });
+ *
+ * export const scannerId = scanner.id;
+ * ```
+ *
+ * ## Import
+ *
  * Import ID: `task-<id>` or `<organization>/<task-name>`; the resource's id is the task's `task-...` id.
+ *
+ * ```sh
+ * $ pulumi import runtask:index:RunTask scanner acme/scanner
+ * ```
  */
 export class RunTask extends pulumi.CustomResource {
     /**

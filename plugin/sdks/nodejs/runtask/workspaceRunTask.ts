@@ -7,7 +7,32 @@ import * as utilities from "./utilities";
 /**
  * The association of a run task to a workspace. The resource id is the service's `wstask-...` id.
  *
+ * ## Example Usage
+ * ### A run task on a workspace, before and after each plan
+ *
+ * ```typescript
+ * import * as runtask from "pulumi-snapshot-runtask-runtask";
+ *
+ * const scanner = new runtask.RunTask("scanner", { url: "https://hooks.example.com/scan" });
+ *
+ * // The task on a workspace before and after each plan; a failure, or no answer, stops the run.
+ * const onProduction = new runtask.WorkspaceRunTask("scanner-on-production", {
+ *   workspaceId: "ws-1A2b3C4d5E6f7G8h",
+ *   taskId: scanner.id,
+ *   enforcementLevel: "mandatory",
+ *   stages: ["pre_plan", "post_plan"],
+ * });
+ *
+ * export const associationId = onProduction.workspaceTaskId;
+ * ```
+ *
+ * ## Import
+ *
  * Import ID: `<workspace-id>/<wstask-id>`, `<workspace-id>/<task-id>`, `<workspace-id>/<task-name>`; the resource's id is `<workspace-id>/<wstask-id>` (the API reaches an association only through its workspace, and has no lookup of a workspace by name).
+ *
+ * ```sh
+ * $ pulumi import runtask:index:WorkspaceRunTask scanner-on-production ws-1A2b3C4d5E6f7G8h/scanner
+ * ```
  */
 export class WorkspaceRunTask extends pulumi.CustomResource {
     /**

@@ -40,6 +40,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["maxRetries"] = pulumi.output(args?.maxRetries).apply(JSON.stringify);
             resourceInputs["namespace"] = args?.namespace;
             resourceInputs["operationTimeout"] = args?.operationTimeout;
+            resourceInputs["proxy"] = args?.proxy ? pulumi.secret(args.proxy) : undefined;
             resourceInputs["requestTimeout"] = args?.requestTimeout;
             resourceInputs["skipTlsVerify"] = pulumi.output(args?.skipTlsVerify).apply(JSON.stringify);
             resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
@@ -77,6 +78,10 @@ export interface ProviderArgs {
      * Bound on one operation (create, read, update, delete), retries and waits included. Default 5m. Environment: `SERVICE_OPERATION_TIMEOUT`.
      */
     operationTimeout?: pulumi.Input<string | undefined>;
+    /**
+     * Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
+     */
+    proxy?: pulumi.Input<string | undefined>;
     /**
      * Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
      */

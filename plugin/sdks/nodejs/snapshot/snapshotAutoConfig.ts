@@ -8,7 +8,31 @@ import * as utilities from "./utilities";
  * A named automated snapshot configuration of the storage service. The resource id is the configuration name.
  * Credentials come from stack config `snapshot:address`/`snapshot:token` or `SERVICE_ADDR`/`SERVICE_TOKEN`.
  *
+ * ## Example Usage
+ * ### Daily snapshots to a local directory
+ *
+ * ```typescript
+ * import * as snapshot from "pulumi-snapshot-runtask-snapshot";
+ *
+ * // A snapshot every day into a local directory, the last seven kept within 10 GiB.
+ * const daily = new snapshot.SnapshotAutoConfig("daily", {
+ *   interval: "24h",
+ *   retain: 7,
+ *   storageType: "local",
+ *   pathPrefix: "/var/snapshots",
+ *   localMaxSpace: 10 * 1024 ** 3,
+ * });
+ *
+ * export const intervalSeconds = daily.interval;
+ * ```
+ *
+ * ## Import
+ *
  * Import ID: the configuration name.
+ *
+ * ```sh
+ * $ pulumi import snapshot:index:SnapshotAutoConfig daily daily
+ * ```
  */
 export class SnapshotAutoConfig extends pulumi.CustomResource {
     /**

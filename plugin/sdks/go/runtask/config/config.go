@@ -41,6 +41,11 @@ func GetOrganization(ctx *pulumi.Context) string {
 	return config.Get(ctx, "runtask:organization")
 }
 
+// Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `RUNTASK_PROXY_ADDR`.
+func GetProxy(ctx *pulumi.Context) string {
+	return config.Get(ctx, "runtask:proxy")
+}
+
 // Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `RUNTASK_REQUEST_TIMEOUT`.
 func GetRequestTimeout(ctx *pulumi.Context) string {
 	return config.Get(ctx, "runtask:requestTimeout")

@@ -41,6 +41,11 @@ func GetOperationTimeout(ctx *pulumi.Context) string {
 	return config.Get(ctx, "snapshot:operationTimeout")
 }
 
+// Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
+func GetProxy(ctx *pulumi.Context) string {
+	return config.Get(ctx, "snapshot:proxy")
+}
+
 // Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
 func GetRequestTimeout(ctx *pulumi.Context) string {
 	return config.Get(ctx, "snapshot:requestTimeout")

@@ -74,6 +74,17 @@ Object.defineProperty(exports, "organization", {
 });
 
 /**
+ * Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `RUNTASK_PROXY_ADDR`.
+ */
+export declare const proxy: string | undefined;
+Object.defineProperty(exports, "proxy", {
+    get() {
+        return __config.get("proxy");
+    },
+    enumerable: true,
+});
+
+/**
  * Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `RUNTASK_REQUEST_TIMEOUT`.
  */
 export declare const requestTimeout: string | undefined;

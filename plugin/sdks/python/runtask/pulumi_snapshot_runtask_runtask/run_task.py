@@ -193,7 +193,32 @@ class RunTask(pulumi.CustomResource):
         """
         A run task of an organization. The resource id is the service's `task-...` id.
 
+        ## Example Usage
+        ### A run task with a signing key
+        ```python
+        import pulumi
+        import pulumi_snapshot_runtask_runtask as runtask
+
+        config = pulumi.Config()
+
+        # A task the service calls at the stages of the workspaces it is attached to, signing each call with a key kept secret.
+        scanner = runtask.RunTask(
+            "scanner",
+            url="https://hooks.example.com/scan",
+            description="Policy scan of every plan",
+            hmac_key=config.require_secret("scannerHmacKey"),
+        )
+
+        pulumi.export("scanner_id", scanner.id)
+        ```
+
+        ## Import
+
         Import ID: `task-<id>` or `<organization>/<task-name>`; the resource's id is the task's `task-...` id.
+
+        ```sh
+        $ pulumi import runtask:index:RunTask scanner acme/scanner
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -218,7 +243,32 @@ class RunTask(pulumi.CustomResource):
         """
         A run task of an organization. The resource id is the service's `task-...` id.
 
+        ## Example Usage
+        ### A run task with a signing key
+        ```python
+        import pulumi
+        import pulumi_snapshot_runtask_runtask as runtask
+
+        config = pulumi.Config()
+
+        # A task the service calls at the stages of the workspaces it is attached to, signing each call with a key kept secret.
+        scanner = runtask.RunTask(
+            "scanner",
+            url="https://hooks.example.com/scan",
+            description="Policy scan of every plan",
+            hmac_key=config.require_secret("scannerHmacKey"),
+        )
+
+        pulumi.export("scanner_id", scanner.id)
+        ```
+
+        ## Import
+
         Import ID: `task-<id>` or `<organization>/<task-name>`; the resource's id is the task's `task-...` id.
+
+        ```sh
+        $ pulumi import runtask:index:RunTask scanner acme/scanner
+        ```
 
         :param str resource_name: The name of the resource.
         :param RunTaskArgs args: The arguments to use to populate this resource's properties.

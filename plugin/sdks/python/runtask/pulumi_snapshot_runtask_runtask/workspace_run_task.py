@@ -138,7 +138,33 @@ class WorkspaceRunTask(pulumi.CustomResource):
         """
         The association of a run task to a workspace. The resource id is the service's `wstask-...` id.
 
+        ## Example Usage
+        ### A run task on a workspace, before and after each plan
+        ```python
+        import pulumi
+        import pulumi_snapshot_runtask_runtask as runtask
+
+        scanner = runtask.RunTask("scanner", url="https://hooks.example.com/scan")
+
+        # The task on a workspace before and after each plan; a failure, or no answer, stops the run.
+        on_production = runtask.WorkspaceRunTask(
+            "scanner-on-production",
+            workspace_id="ws-1A2b3C4d5E6f7G8h",
+            task_id=scanner.id,
+            enforcement_level="mandatory",
+            stages=["pre_plan", "post_plan"],
+        )
+
+        pulumi.export("association_id", on_production.workspace_task_id)
+        ```
+
+        ## Import
+
         Import ID: `<workspace-id>/<wstask-id>`, `<workspace-id>/<task-id>`, `<workspace-id>/<task-name>`; the resource's id is `<workspace-id>/<wstask-id>` (the API reaches an association only through its workspace, and has no lookup of a workspace by name).
+
+        ```sh
+        $ pulumi import runtask:index:WorkspaceRunTask scanner-on-production ws-1A2b3C4d5E6f7G8h/scanner
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -158,7 +184,33 @@ class WorkspaceRunTask(pulumi.CustomResource):
         """
         The association of a run task to a workspace. The resource id is the service's `wstask-...` id.
 
+        ## Example Usage
+        ### A run task on a workspace, before and after each plan
+        ```python
+        import pulumi
+        import pulumi_snapshot_runtask_runtask as runtask
+
+        scanner = runtask.RunTask("scanner", url="https://hooks.example.com/scan")
+
+        # The task on a workspace before and after each plan; a failure, or no answer, stops the run.
+        on_production = runtask.WorkspaceRunTask(
+            "scanner-on-production",
+            workspace_id="ws-1A2b3C4d5E6f7G8h",
+            task_id=scanner.id,
+            enforcement_level="mandatory",
+            stages=["pre_plan", "post_plan"],
+        )
+
+        pulumi.export("association_id", on_production.workspace_task_id)
+        ```
+
+        ## Import
+
         Import ID: `<workspace-id>/<wstask-id>`, `<workspace-id>/<task-id>`, `<workspace-id>/<task-name>`; the resource's id is `<workspace-id>/<wstask-id>` (the API reaches an association only through its workspace, and has no lookup of a workspace by name).
+
+        ```sh
+        $ pulumi import runtask:index:WorkspaceRunTask scanner-on-production ws-1A2b3C4d5E6f7G8h/scanner
+        ```
 
         :param str resource_name: The name of the resource.
         :param WorkspaceRunTaskArgs args: The arguments to use to populate this resource's properties.

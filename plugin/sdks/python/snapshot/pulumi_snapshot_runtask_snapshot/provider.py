@@ -25,6 +25,7 @@ class ProviderArgs:
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  request_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  skip_tls_verify: pulumi.Input[Optional[_builtins.bool]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None):
@@ -37,6 +38,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] max_retries: Retries of a failed request (429, 412, 5xx, lost connections). Default 5. Environment: `SERVICE_MAX_RETRIES`.
         :param pulumi.Input[_builtins.str] namespace: Namespace of the calls; must be unset or root: the endpoints are root-namespace only. Environment: `SERVICE_NAMESPACE`.
         :param pulumi.Input[_builtins.str] operation_timeout: Bound on one operation (create, read, update, delete), retries and waits included. Default 5m. Environment: `SERVICE_OPERATION_TIMEOUT`.
+        :param pulumi.Input[_builtins.str] proxy: Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
         :param pulumi.Input[_builtins.str] request_timeout: Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
         :param pulumi.Input[_builtins.bool] skip_tls_verify: Disable certificate verification (test servers only). Environment: `SERVICE_SKIP_VERIFY`.
         :param pulumi.Input[_builtins.str] token: Token with the sudo capability on `sys/storage/raft/snapshot-auto`, sent as `X-Service-Token`. Environment: `SERVICE_TOKEN`.
@@ -53,6 +55,8 @@ class ProviderArgs:
             pulumi.set(__self__, "namespace", namespace)
         if operation_timeout is not None:
             pulumi.set(__self__, "operation_timeout", operation_timeout)
+        if proxy is not None:
+            pulumi.set(__self__, "proxy", proxy)
         if request_timeout is not None:
             pulumi.set(__self__, "request_timeout", request_timeout)
         if skip_tls_verify is not None:
@@ -133,6 +137,18 @@ class ProviderArgs:
         pulumi.set(self, "operation_timeout", value)
 
     @_builtins.property
+    @pulumi.getter
+    def proxy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
+        """
+        return pulumi.get(self, "proxy")
+
+    @proxy.setter
+    def proxy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "proxy", value)
+
+    @_builtins.property
     @pulumi.getter(name="requestTimeout")
     def request_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -181,6 +197,7 @@ class Provider(pulumi.ProviderResource):
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  request_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  skip_tls_verify: pulumi.Input[Optional[_builtins.bool]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -196,6 +213,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] max_retries: Retries of a failed request (429, 412, 5xx, lost connections). Default 5. Environment: `SERVICE_MAX_RETRIES`.
         :param pulumi.Input[_builtins.str] namespace: Namespace of the calls; must be unset or root: the endpoints are root-namespace only. Environment: `SERVICE_NAMESPACE`.
         :param pulumi.Input[_builtins.str] operation_timeout: Bound on one operation (create, read, update, delete), retries and waits included. Default 5m. Environment: `SERVICE_OPERATION_TIMEOUT`.
+        :param pulumi.Input[_builtins.str] proxy: Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
         :param pulumi.Input[_builtins.str] request_timeout: Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
         :param pulumi.Input[_builtins.bool] skip_tls_verify: Disable certificate verification (test servers only). Environment: `SERVICE_SKIP_VERIFY`.
         :param pulumi.Input[_builtins.str] token: Token with the sudo capability on `sys/storage/raft/snapshot-auto`, sent as `X-Service-Token`. Environment: `SERVICE_TOKEN`.
@@ -230,6 +248,7 @@ class Provider(pulumi.ProviderResource):
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  operation_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  request_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  skip_tls_verify: pulumi.Input[Optional[_builtins.bool]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -248,6 +267,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
             __props__.__dict__["namespace"] = namespace
             __props__.__dict__["operation_timeout"] = operation_timeout
+            __props__.__dict__["proxy"] = None if proxy is None else pulumi.Output.secret(proxy)
             __props__.__dict__["request_timeout"] = request_timeout
             __props__.__dict__["skip_tls_verify"] = pulumi.Output.from_input(skip_tls_verify).apply(pulumi.runtime.to_json) if skip_tls_verify is not None else None
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)

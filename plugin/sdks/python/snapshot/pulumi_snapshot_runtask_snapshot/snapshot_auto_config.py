@@ -543,7 +543,32 @@ class SnapshotAutoConfig(pulumi.CustomResource):
         A named automated snapshot configuration of the storage service. The resource id is the configuration name.
         Credentials come from stack config `snapshot:address`/`snapshot:token` or `SERVICE_ADDR`/`SERVICE_TOKEN`.
 
+        ## Example Usage
+        ### Daily snapshots to a local directory
+        ```python
+        import pulumi
+        import pulumi_snapshot_runtask_snapshot as snapshot
+
+        # A snapshot every day into a local directory, the last seven kept within 10 GiB.
+        daily = snapshot.SnapshotAutoConfig(
+            "daily",
+            interval="24h",
+            retain=7,
+            storage_type="local",
+            path_prefix="/var/snapshots",
+            local_max_space=10 * 1024**3,
+        )
+
+        pulumi.export("interval_seconds", daily.interval)
+        ```
+
+        ## Import
+
         Import ID: the configuration name.
+
+        ```sh
+        $ pulumi import snapshot:index:SnapshotAutoConfig daily daily
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -588,7 +613,32 @@ class SnapshotAutoConfig(pulumi.CustomResource):
         A named automated snapshot configuration of the storage service. The resource id is the configuration name.
         Credentials come from stack config `snapshot:address`/`snapshot:token` or `SERVICE_ADDR`/`SERVICE_TOKEN`.
 
+        ## Example Usage
+        ### Daily snapshots to a local directory
+        ```python
+        import pulumi
+        import pulumi_snapshot_runtask_snapshot as snapshot
+
+        # A snapshot every day into a local directory, the last seven kept within 10 GiB.
+        daily = snapshot.SnapshotAutoConfig(
+            "daily",
+            interval="24h",
+            retain=7,
+            storage_type="local",
+            path_prefix="/var/snapshots",
+            local_max_space=10 * 1024**3,
+        )
+
+        pulumi.export("interval_seconds", daily.interval)
+        ```
+
+        ## Import
+
         Import ID: the configuration name.
+
+        ```sh
+        $ pulumi import snapshot:index:SnapshotAutoConfig daily daily
+        ```
 
         :param str resource_name: The name of the resource.
         :param SnapshotAutoConfigArgs args: The arguments to use to populate this resource's properties.

@@ -44,6 +44,11 @@ organization: Optional[str]
 Default organization of `RunTask` and of the functions. Environment: `RUNTASK_ORGANIZATION`.
 """
 
+proxy: Optional[str]
+"""
+Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `RUNTASK_PROXY_ADDR`.
+"""
+
 requestTimeout: Optional[str]
 """
 Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `RUNTASK_REQUEST_TIMEOUT`.

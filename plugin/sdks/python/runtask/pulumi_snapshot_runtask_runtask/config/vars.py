@@ -63,6 +63,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('organization')
 
     @_builtins.property
+    def proxy(self) -> Optional[str]:
+        """
+        Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `RUNTASK_PROXY_ADDR`.
+        """
+        return __config__.get('proxy')
+
+    @_builtins.property
     def request_timeout(self) -> Optional[str]:
         """
         Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `RUNTASK_REQUEST_TIMEOUT`.

@@ -44,6 +44,11 @@ operationTimeout: Optional[str]
 Bound on one operation (create, read, update, delete), retries and waits included. Default 5m. Environment: `SERVICE_OPERATION_TIMEOUT`.
 """
 
+proxy: Optional[str]
+"""
+Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: `http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy. Environment: `SERVICE_PROXY_ADDR`.
+"""
+
 requestTimeout: Optional[str]
 """
 Bound on one request: seconds, or a duration such as `30s`. Default 30s. Environment: `SERVICE_CLIENT_TIMEOUT`.
