@@ -125,7 +125,7 @@ export class Deployment {
 
   /** Whether the stack's state holds anything but the stack resource: what a destroy would delete. */
   async holdsResources(): Promise<boolean> {
-    const deployment = (await this.stack.exportStack()).deployment as { resources?: { type: string }[]; pending_operations?: unknown[] };
+    const deployment = (await this.stack.exportStack()).deployment as { resources?: { type: string }[] };
     const resources = (deployment.resources ?? []).filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
     return resources.length > 0;
   }
@@ -218,7 +218,8 @@ export class Deployment {
       pending += text;
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
-      for (const line of lines) if (!OWN_SET_UP.test(line)) this.options.say(`  ${line}`);
+      // The demo says what a Ctrl-C does itself (interruption.ts).
+      for (const line of lines) if (!OWN_SET_UP.test(line) && !line.includes("^C received")) this.options.say(`  ${line}`);
     };
   }
 }

@@ -12,7 +12,7 @@ export class Interruption {
   private readonly onSigint = () => {
     this.count += 1;
     if (this.count === 1) {
-      this.say("Ctrl-C: stopping once the engine has recorded the operations in flight (Ctrl-C twice more to stop at once)");
+      this.say("Ctrl-C: stopping once the engine has recorded the operations in flight (Ctrl-C again stops the engine at once)");
       this.controller.abort(new Interrupted());
     } else if (this.count >= 3) {
       process.exit(130);
