@@ -48,12 +48,18 @@ function packageEntry(): Entry {
 /**
  * Runs a provider plugin's executable: the server, from `load` (by default the npm package's entry, with the compile
  * cache on first, so that the plugin's code comes from it). `--help` (which the engine never passes) prints the
- * usage instead.
+ * usage instead; started by hand in a terminal, it says what it is first.
  */
 export function runPlugin(name: PluginName, args: string[] = process.argv.slice(2), load: () => Entry = packageEntry): void {
   if (args.includes("--help") || args.includes("-h")) {
     process.stdout.write(`${pluginUsage(name)}\n`);
     return;
+  }
+  if (args.length === 0 && process.stderr.isTTY) {
+    // Started by hand in a terminal (the engine passes its address, and reads stderr through a pipe): say what this is.
+    process.stderr.write(
+      `pulumi-resource-${name} ${pluginVersion()}: a provider plugin, which the Pulumi engine starts; it serves on the port below until Ctrl-C (--help says more)\n`,
+    );
   }
   const entry = load();
   entry.serve(name === "snapshot" ? entry.snapshotPackage : entry.runtaskPackage).catch((err: unknown) => {
