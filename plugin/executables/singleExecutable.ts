@@ -102,7 +102,7 @@ export function makeSingleExecutable(options: {
     // A host's `strip` reads its own architecture only: elsewhere the binary stays whole.
     const stripped = spawnSync("strip", [output], { encoding: "utf8" });
     if (stripped.status !== 0)
-      log(`left ${platformName(target)}'s Node.js binary unstripped (strip: ${(stripped.stderr || stripped.error?.message || "").trim()})`);
+      log(`left ${platformName(target)}'s Node.js binary unstripped (${(stripped.stderr || stripped.error?.message || "").trim()})`);
   }
   if (target.os === "darwin") run("codesign", ["--remove-signature", output], work);
   const postject = require.resolve("postject/dist/cli.js");
