@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, relative } from "node:path";
 import { repositoryRoot } from "../../toolchain/repository";
 import { archiveName, packArchive, sha256 } from "./archive";
-import { bundlePlugin } from "./bundle";
+import { bundlePlugin, bundleSeaMain } from "./bundle";
 import { hostPlatform, parsePlatform, platformName, executableName, type Platform } from "./platform";
 import { baseBinaryFor, makeSingleExecutable, type BaseBinary } from "./singleExecutable";
 
@@ -84,7 +84,8 @@ export async function buildPlugins(options: BuildOptions, root: string, log: (li
   const stamps = join(out, ".stamps");
   mkdirSync(stamps, { recursive: true });
   const base = baseBinaryFor(target, join(root, "node_modules/.cache/plugin-executables"));
-  const recipe = recipeHash();
+  const seaMain = bundleSeaMain(root);
+  const recipe = createHash("sha256").update(recipeHash()).update(seaMain).digest("hex");
   let fetched: BaseBinary | undefined;
   const archives: string[] = [];
   for (const plugin of options.plugins) {
@@ -109,9 +110,11 @@ export async function buildPlugins(options: BuildOptions, root: string, log: (li
     mkdirSync(work, { recursive: true });
     try {
       const scriptFile = join(work, `${plugin}.js`);
+      const mainFile = join(work, "main.js");
       writeFileSync(scriptFile, script);
+      writeFileSync(mainFile, seaMain);
       const executable = join(work, executableName(plugin, target));
-      makeSingleExecutable({ script: scriptFile, base: fetched, target, version, output: executable, work, log });
+      await makeSingleExecutable({ main: mainFile, script: scriptFile, base: fetched, target, version, output: executable, work, log });
       log(`${plugin}: packing ${shown} (executable ${mb(statSync(executable).size)})`);
       await packArchive(executable, archive);
     } finally {

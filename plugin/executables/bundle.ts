@@ -26,6 +26,20 @@ export function bundlePlugin(root: string, plugin: string, version: string): str
   return result.outputFiles[0].text;
 }
 
+/** The main script of every executable (seaMain.ts), which runs the plugin's script from the executable's assets. */
+export function bundleSeaMain(root: string): string {
+  const result = buildSync({
+    entryPoints: [join(root, "plugin/executables/seaMain.ts")],
+    bundle: true,
+    write: false,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    logLevel: "warning",
+  });
+  return result.outputFiles[0].text;
+}
+
 /** `plugin/schema/<plugin>.json`, with `version` set to the version built (which a pre-release build may change). */
 function schemaOf(root: string, plugin: string, version: string): string {
   const text = readFileSync(join(root, "plugin/schema", `${plugin}.json`), "utf8");

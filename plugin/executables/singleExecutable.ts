@@ -2,12 +2,14 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extract } from "tar";
+import { trainCodeCache } from "./codeCache";
 import { executablePlatform, HEADER_BYTES, hostPlatform, nodeNames, platformName, type Platform } from "./platform";
+import { CACHE_ASSET, SCRIPT_ASSET } from "./scriptWrapper";
 
 /**
  * A plugin made a Node.js single executable application (https://nodejs.org/api/single-executable-applications.html):
- * the bundled script, as a blob Node writes (`--experimental-sea-config`), injected by postject into a copy of a Node
- * 22 binary of the target platform. Why this and not bun's `--compile`: docs/design.md, "The plugins' executables".
+ * its bundled script and the code cache of a start-up, as a blob Node writes (`--experimental-sea-config`), injected
+ * by postject into a copy of a Node 22 binary of the target platform. Why this and not bun's `--compile`: docs/design.md, "The plugins' executables".
  */
 
 /** The fuse Node 22 looks for to know that a blob was injected (`node --experimental-sea-config` prints it too). */
@@ -71,10 +73,12 @@ export function baseBinaryFor(target: Platform, cacheDir: string): { identity: s
 
 /**
  * Makes `output`, the single executable of `script` (a bundled CommonJS script) for `target`, from `base`, in `work`
- * (a folder of the build's own). The executable is checked to be of the target's platform, and where it runs here,
- * to start and report `version`.
+ * (a folder of the build's own): `main` (seaMain.ts, bundled) its main script, `script` an asset with, for a build
+ * for this machine, the code cache of a training run (codeCache.ts). The executable is checked to be of the target's
+ * platform, and where it runs here, to start and report `version`.
  */
-export function makeSingleExecutable(options: {
+export async function makeSingleExecutable(options: {
+  main: string;
   script: string;
   base: BaseBinary;
   target: Platform;
@@ -82,16 +86,22 @@ export function makeSingleExecutable(options: {
   output: string;
   work: string;
   log: Log;
-}): void {
-  const { script, base, target, output, work, log } = options;
+}): Promise<void> {
+  const { main, script, base, target, output, work, log } = options;
   const host = hostPlatform();
   const native = host !== undefined && platformName(host) === platformName(target);
+  const assets: Record<string, string> = { [SCRIPT_ASSET]: script };
+  // A code cache is V8's for this very binary: only where the base is this Node.
+  if (native) {
+    const cache = join(work, "plugin.cache");
+    await trainCodeCache(script, cache);
+    assets[CACHE_ASSET] = cache;
+  }
   const blob = join(work, "sea.blob");
   const config = join(work, "sea-config.json");
-  // The code cache is V8's for this very binary: only where the base is this Node.
   writeFileSync(
     config,
-    JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, useSnapshot: false }),
+    JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: native, useSnapshot: false, assets }),
   );
   run(process.execPath, ["--experimental-sea-config", config], work);
 
