@@ -7,6 +7,7 @@
  *   -- --render                      the page again from bench/results/latest.json
  *   -- --compare [program] [n] [rounds]   the comparison alone ("run tasks" or "mixed"), printed
  *   -- --floor <n>...                the null provider's floor at these sizes alone, printed
+ *   -- --executables                the plugins' standalone executables against their scripts alone, printed
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,10 +16,11 @@ import { join } from "node:path";
 import { repositoryRoot } from "../toolchain/repository";
 import { compareThroughEngine, type ProgramName, type Sequence } from "./engineComparison";
 import { engineProfile } from "./engineProfile";
+import { executables } from "./executables";
 import { floor } from "./floor";
 import { listing } from "./listing";
 import { providerCpu } from "./providerCpu";
-import { renderComparison, renderReport, type BenchResults } from "./report";
+import { renderComparison, renderExecutables, renderReport, type BenchResults } from "./report";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { loadAverage, setting, type Setting } from "./setting";
 import { startup } from "./startup";
@@ -30,8 +32,26 @@ const after = (flag: string) => args.slice(args.indexOf(flag) + 1);
 
 /** The sizes of a run: the full one, and the quick one (a smoke test of the same code). */
 const SIZES = {
-  full: { resources: 1000, rounds: 2, mixed: 300, floor: [100, 200, 500], profile: 500, startupRuns: 9, listing: 10_000 },
-  quick: { resources: 20, rounds: 1, mixed: 12, floor: [50], profile: 50, startupRuns: 3, listing: 1000 },
+  full: {
+    resources: 1000,
+    rounds: 2,
+    mixed: 300,
+    floor: [100, 200, 500],
+    profile: 500,
+    startupRuns: 9,
+    listing: 10_000,
+    executables: { runs: 9, resources: 200, rounds: 2 },
+  },
+  quick: {
+    resources: 20,
+    rounds: 1,
+    mixed: 12,
+    floor: [50],
+    profile: 50,
+    startupRuns: 3,
+    listing: 1000,
+    executables: { runs: 3, resources: 12, rounds: 1 },
+  },
 };
 
 async function full(s: Setting, quick: boolean): Promise<BenchResults> {
@@ -43,6 +63,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
   log("start-up");
   const start = await startup(s, size.startupRuns);
+  const standalone = await executables(s, size.executables);
   log("listing");
   const list = await listing(size.listing);
   const cpu = await providerCpu();
@@ -77,12 +98,13 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
     engineProfile: profile,
     requests,
     startup: start,
+    executables: standalone,
     listing: list,
     providerCpu: cpu,
   };
 }
 
-const FLAGS = ["--quick", "--render", "--compare", "--floor"];
+const FLAGS = ["--quick", "--render", "--compare", "--floor", "--executables"];
 
 async function main(): Promise<void> {
   const unknown = args.filter((a) => a.startsWith("-") && !FLAGS.includes(a));
@@ -98,6 +120,10 @@ async function main(): Promise<void> {
       const [program = "run tasks", n = "100", rounds = "1"] = after("--compare");
       const comparison = await compareThroughEngine(s, program as ProgramName, Number(n), Number(rounds), log);
       process.stdout.write(`${renderComparison(comparison).join("\n")}\n`);
+      return;
+    }
+    if (args.includes("--executables")) {
+      process.stdout.write(`${renderExecutables(await executables(s, SIZES[args.includes("--quick") ? "quick" : "full"].executables)).join("\n")}\n`);
       return;
     }
     if (args.includes("--floor")) {
