@@ -22,7 +22,8 @@ dist/plugins/pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz, reusing an ar
 Prints each archive's path, one a line, last.
 
   --target <os>-<arch>  the platform to build for: linux-amd64, linux-arm64, darwin-amd64, darwin-arm64 or
-                        windows-amd64 (default: this machine's). darwin targets build on macOS only.
+                        windows-amd64 (default: this machine's); another platform's Node.js binary comes from npm.
+                        darwin targets build on macOS only, which signs them.
   --version <semver>    the version to build (default: package.json's), embedded in the executables and their schemas
   --plugin <name>       snapshot or runtask alone (repeatable; default: both)
   --out <folder>        where the archives go (default: dist/plugins)

