@@ -7,7 +7,7 @@ import { repositoryRoot } from "../toolchain/repository";
 import { archiveEntries } from "../plugin/executables/archive";
 import { sequence, round2, PHASES, type Phase } from "./engineComparison";
 import { mixed } from "./programs";
-import { median, type Setting } from "./setting";
+import { loadAverage, median, type Setting } from "./setting";
 import { Plugin } from "./startup";
 
 /**
@@ -16,6 +16,8 @@ import { Plugin } from "./startup";
  * alternating, so that both see the machine in the same state; the ratios are the executable's over the script's.
  */
 export interface ExecutableFigures {
+  /** When, and under what load (1, 5 and 15 minutes, at the start and the end): `--executables` runs alone. */
+  measured: { date: string; loadAverage: { start: number[]; end: number[] } };
   /** Medians of `runs` starts of `pulumi-resource-runtask`, from the process's start to its first answer (GetPluginInfo). */
   startup: { runs: number; executableMs: number; scriptMs: number; ratio: number };
   /** `up`, a no-op `up` and `destroy` of `resources` resources of both plugins through the engine, `rounds` rounds. */
@@ -57,6 +59,8 @@ async function executablesIn(dir: string): Promise<{ plugin: string; archive: st
 
 export async function executables(setting: Setting, size: { runs: number; resources: number; rounds: number }): Promise<ExecutableFigures> {
   const work = mkdtempSync(join(tmpdir(), "bench-executables-"));
+  const date = new Date().toISOString();
+  const loadAtStart = loadAverage();
   try {
     log("the plugins' executables (npm run plugins)");
     const built = await executablesIn(join(work, "bin"));
@@ -114,6 +118,7 @@ export async function executables(setting: Setting, size: { runs: number; resour
     const executableMs = Math.round(median(starts.executable));
     const scriptMs = Math.round(median(starts.script));
     return {
+      measured: { date, loadAverage: { start: loadAtStart, end: loadAverage() } },
       startup: { runs: size.runs, executableMs, scriptMs, ratio: round2(median(starts.executable) / median(starts.script)) },
       engine: {
         resources: size.resources,

@@ -352,6 +352,7 @@ export function renderExecutables(x: ExecutableFigures): string[] {
     "The standalone executables of `npm run plugins` (Node.js single executables, no Node.js needed to run them) against",
     "the npm package's scripts (`node` running `dist/plugin/bin/<name>.js`, its compile cache filled by a first run), in",
     "one run, alternating; the ratio is the executable's over the script's (below 1: the executable is faster).",
+    `Measured ${x.measured.date.slice(0, 10)}, load average ${x.measured.loadAverage.start.join(", ")} at the start, ${x.measured.loadAverage.end.join(", ")} at the end.`,
     "",
     "| what | executable | script | ratio |",
     "|---|---|---|---|",
