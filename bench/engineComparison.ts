@@ -48,8 +48,7 @@ export type Sequence = Record<Phase, PhaseSample> & { stateBytes: number; provid
 
 /**
  * `up`, a no-op `up` and `destroy` of `resources` with one variant, on a stack of its own, against an emulator
- * process of its own. `env` is the CLI's further environment; `pluginDir` a folder of provider plugin executables
- * found before the consumer project's. Each command is checked to have done what it should.
+ * process of its own. `env` is the CLI's further environment. Each command is checked to have done what it should.
  */
 export async function sequence(
   setting: Setting,
@@ -57,10 +56,9 @@ export async function sequence(
   resources: ResourceDescription[],
   name: string,
   env: NodeJS.ProcessEnv = {},
-  pluginDir?: string,
 ): Promise<Sequence> {
   const emulator = await startEmulatorProcess(EMULATOR_OPTIONS);
-  const stack = new BenchStack(setting.project, setting.engine, name, benchConfig(emulator.url), env, pluginDir);
+  const stack = new BenchStack(setting.project, setting.engine, name, benchConfig(emulator.url), env);
   const expect = (figures: CommandFigures, kind: string) => {
     // The summary counts the stack resource too.
     if (figures.changes[kind] !== resources.length + 1)

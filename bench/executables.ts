@@ -5,9 +5,11 @@ import { basename, join } from "node:path";
 import { extract } from "tar";
 import { repositoryRoot } from "../toolchain/repository";
 import { archiveEntries } from "../plugin/executables/archive";
-import { sequence, round2, PHASES, type Phase } from "./engineComparison";
-import { mixed } from "./programs";
-import { loadAverage, median, type Setting } from "./setting";
+import { BenchStack } from "./benchStack";
+import { round2, PHASES, type Phase } from "./engineComparison";
+import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
+import { mixed, type ResourceDescription } from "./programs";
+import { benchConfig, EMULATOR_OPTIONS, loadAverage, median, PARALLEL, type Setting } from "./setting";
 import { Plugin } from "./startup";
 
 /**
@@ -27,6 +29,8 @@ export interface ExecutableFigures {
     ms: Record<Phase, { executable: number; script: number }>;
     /** CPU milliseconds of the plugin processes during the command (medians, as `ms`). */
     pluginCpuMs: Record<Phase, { executable: number; script: number }>;
+    /** CPU milliseconds of all the command's processes (the CLI, the program, the plugins). */
+    totalCpuMs: Record<Phase, { executable: number; script: number }>;
     /** The medians of each round's ratio. */
     ratios: Record<Phase, number>;
   };
@@ -36,6 +40,55 @@ export interface ExecutableFigures {
 }
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+type Pair = { executable: number; script: number };
+
+/**
+ * One round: a stack of each variant, each against an emulator process of its own, taken through `up`, a no-op `up`
+ * and `destroy` a phase at a time, the two variants one after the other within each phase (the script first where
+ * `scriptFirst`), so that each pair meets the machine in nearly the same state.
+ */
+async function pairedRound(
+  setting: Setting,
+  program: ResourceDescription[],
+  executablesDir: string,
+  name: string,
+  scriptFirst: boolean,
+): Promise<{ ms: Record<Phase, Pair>; cpu: Record<Phase, Pair>; totalCpu: Record<Phase, Pair> }> {
+  const variants = scriptFirst ? (["script", "executable"] as const) : (["executable", "script"] as const);
+  const emulators: EmulatorProcess[] = [];
+  const stacks = new Map<(typeof variants)[number], BenchStack>();
+  const out = { ms: {} as Record<Phase, Pair>, cpu: {} as Record<Phase, Pair>, totalCpu: {} as Record<Phase, Pair> };
+  try {
+    for (const variant of variants) {
+      const emulator = await startEmulatorProcess(EMULATOR_OPTIONS);
+      emulators.push(emulator);
+      const dir = variant === "executable" ? executablesDir : undefined;
+      stacks.set(variant, new BenchStack(setting.project, setting.engine, `executables-${variant}-${name}`, benchConfig(emulator.url), {}, dir));
+    }
+    const expected: Record<Phase, string> = { up: "create", noOpUp: "same", destroy: "delete" };
+    for (const phase of PHASES) {
+      for (const variant of variants) {
+        const stack = stacks.get(variant)!;
+        const figures =
+          phase === "destroy" ? await stack.destroy("plugin", { parallel: PARALLEL }) : await stack.up("plugin", program, { parallel: PARALLEL });
+        // The summary counts the stack resource too.
+        if (figures.changes[expected[phase]] !== program.length + 1) {
+          throw new Error(
+            `${variant}, ${phase}: expected ${program.length + 1} "${expected[phase]}" changes, the engine reported ${JSON.stringify(figures.changes)}`,
+          );
+        }
+        (out.ms[phase] ??= { executable: 0, script: 0 })[variant] = figures.ms;
+        (out.cpu[phase] ??= { executable: 0, script: 0 })[variant] = figures.cpuMs.plugin;
+        (out.totalCpu[phase] ??= { executable: 0, script: 0 })[variant] = figures.totalCpuMs;
+      }
+    }
+    return out;
+  } finally {
+    for (const stack of stacks.values()) stack.remove();
+    for (const emulator of emulators) await emulator.close();
+  }
+}
 
 /** The archives of this machine (`npm run plugins`'s build, reusing what it made before), extracted into `dir`. */
 async function executablesIn(dir: string): Promise<{ plugin: string; archive: string; executable: string }[]> {
@@ -94,21 +147,10 @@ export async function executables(setting: Setting, size: { runs: number; resour
     }
 
     const program = mixed(size.resources);
-    type Pair = { executable: number; script: number };
-    const samples: { ms: Record<Phase, Pair>; cpu: Record<Phase, Pair> }[] = [];
+    const samples: { ms: Record<Phase, Pair>; cpu: Record<Phase, Pair>; totalCpu: Record<Phase, Pair> }[] = [];
     for (let round = 0; round < size.rounds; round++) {
-      const sample = { ms: {} as Record<Phase, Pair>, cpu: {} as Record<Phase, Pair> };
-      // Each round starts with the other variant, so that neither always meets the machine first.
-      for (const variant of round % 2 ? (["script", "executable"] as const) : (["executable", "script"] as const)) {
-        log(`${size.resources} resources of both plugins through the engine, round ${round + 1} of ${size.rounds}: the ${variant}s`);
-        const dir = variant === "executable" ? join(work, "bin") : undefined;
-        const run = await sequence(setting, "plugin", program, `executables-${variant}-${size.resources}-${round}`, {}, dir);
-        for (const phase of PHASES) {
-          (sample.ms[phase] ??= { executable: 0, script: 0 })[variant] = run[phase].ms;
-          (sample.cpu[phase] ??= { executable: 0, script: 0 })[variant] = run[phase].cpuMs.plugin;
-        }
-      }
-      samples.push(sample);
+      log(`${size.resources} resources of both plugins through the engine, round ${round + 1} of ${size.rounds}`);
+      samples.push(await pairedRound(setting, program, join(work, "bin"), `${size.resources}-${round}`, round % 2 === 1));
     }
     const medianPair = (pick: (s: (typeof samples)[number]) => Pair): Pair => ({
       executable: Math.round(median(samples.map((s) => pick(s).executable))),
@@ -125,6 +167,7 @@ export async function executables(setting: Setting, size: { runs: number; resour
         rounds: size.rounds,
         ms: byPhase((p) => medianPair((s) => s.ms[p])),
         pluginCpuMs: byPhase((p) => medianPair((s) => s.cpu[p])),
+        totalCpuMs: byPhase((p) => medianPair((s) => s.totalCpu[p])),
         ratios: byPhase((p) => round2(median(samples.map((s) => s.ms[p].executable / s.ms[p].script)))),
       },
       sizes,
