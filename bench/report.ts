@@ -1,5 +1,6 @@
 import { cpuRatio, PHASES, type EngineComparison, type Phase } from "./engineComparison";
 import type { EngineProfile } from "./engineProfile";
+import type { ExecutableFigures } from "./executables";
 import type { FloorRow } from "./floor";
 import type { ListingFigures } from "./listing";
 import type { CpuByRole } from "./processTree";
@@ -31,6 +32,8 @@ export interface BenchResults {
   engineProfile?: EngineProfile;
   requests: Record<"dynamic" | "plugin", Record<ResourceKind, RequestCounts>>;
   startup: StartupFigures;
+  /** Absent from results written before the executables existed. */
+  executables?: ExecutableFigures;
   listing: ListingFigures;
   providerCpu: ProviderCpuFigures;
 }
@@ -97,7 +100,14 @@ export function renderReport(r: BenchResults): string {
     r.mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
   );
   if (r.proxy) lines.push("## Through a proxy", "", ...renderProxyComparison(r.proxy), "");
-  lines.push(...floorSection(r), ...requestsSection(r), ...startupSection(r), ...stateSection(r), ...listingSection(r));
+  lines.push(
+    ...floorSection(r),
+    ...requestsSection(r),
+    ...startupSection(r),
+    ...(r.executables ? renderExecutables(r.executables) : []),
+    ...stateSection(r),
+    ...listingSection(r),
+  );
   return lines.join("\n");
 }
 
@@ -354,6 +364,51 @@ function startupSection(r: BenchResults): string[] {
     `The provider plugin \`pulumi-resource-snapshot\` from its process's start: first answer ${plugin.firstAnswerMs} ms, first Check`,
     `${plugin.checkMs} ms, first Create ${plugin.createMs} ms, against ${create.providerMs} ms to the dynamic plugin's first Create: it loads gRPC,`,
     "the protobuf messages and its own bundle, not the whole Pulumi SDK.",
+    "",
+  ];
+}
+
+/** The plugins' standalone executables against the npm package's scripts. */
+export function renderExecutables(x: ExecutableFigures): string[] {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  const e = x.engine;
+  return [
+    "## The plugins' executables",
+    "",
+    "The standalone executables of `npm run plugins` (Node.js single executables, no Node.js needed to run them) against",
+    "the npm package's scripts (`node` running `dist/plugin/bin/<name>.js`, its compile cache filled by a first run), in",
+    "one run, alternating; the ratio is the executable's over the script's (below 1: the executable is faster). Each",
+    "round takes a stack of each through the engine a command at a time, the two one after the other; the wall-time",
+    "ratio is the median of the rounds' ratios. The plugins' share of a command is small, and a shared machine moves",
+    "its wall time more than they can: the CPU rows say what the executables change.",
+    `Measured ${x.measured.date.slice(0, 10)}, load average ${x.measured.loadAverage.start.join(", ")} at the start, ${x.measured.loadAverage.end.join(", ")} at the end.`,
+    "",
+    "| what | executable | script | ratio |",
+    "|---|---|---|---|",
+    `| start-up of \`pulumi-resource-runtask\`, to its first answer (median of ${x.startup.runs}, ms) | ${x.startup.executableMs} | ${x.startup.scriptMs} | **${x.startup.ratio.toFixed(2)}** |`,
+    ...PHASES.map(
+      (p) =>
+        `| ${PHASE_NAMES[p]} of ${e.resources} resources of both plugins (median of ${e.rounds} round${e.rounds === 1 ? "" : "s"}, s) | ${s1(e.ms[p].executable)} | ${s1(e.ms[p].script)} | **${e.ratios[p].toFixed(2)}** |`,
+    ),
+    ...PHASES.map(
+      (p) =>
+        `| CPU of the plugin processes in ${PHASE_NAMES[p]} (s) | ${s1(e.pluginCpuMs[p].executable)} | ${s1(e.pluginCpuMs[p].script)} | ${(e.pluginCpuMs[p].executable / e.pluginCpuMs[p].script).toFixed(2)} |`,
+    ),
+    ...PHASES.flatMap((p) =>
+      e.totalCpuMs
+        ? [
+            `| CPU of all the command's processes in ${PHASE_NAMES[p]} (s) | ${s1(e.totalCpuMs[p].executable)} | ${s1(e.totalCpuMs[p].script)} | ${(e.totalCpuMs[p].executable / e.totalCpuMs[p].script).toFixed(2)} |`,
+          ]
+        : [],
+    ),
+    "",
+    "| plugin | executable (MB) | archive (MB) |",
+    "|---|---|---|",
+    ...x.sizes.map((z) => `| \`${z.plugin}\` | ${mb(z.executableBytes)} | ${mb(z.archiveBytes)} |`),
+    "",
+    `Nearly all of it is Node.js itself (the binary the executables are made from is ${mb(x.nodeBinaryBytes)} MB before its symbols`,
+    "are stripped); the plugin's bundled script is 2 MB of it. Installed, each version of each plugin takes an executable's",
+    "size in the plugin cache; the archive is what a download moves.",
     "",
   ];
 }

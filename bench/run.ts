@@ -8,6 +8,8 @@
  *   -- --compare [program] [n] [rounds]   the comparison alone ("run tasks" or "mixed"), printed
  *   -- --floor <n>...                the null provider's floor at these sizes alone, printed
  *   -- --proxy [n] [rounds]          up, no-op up and destroy through an authenticating proxy against direct, printed
+ *   -- --executables                the plugins' standalone executables against their scripts alone, printed and
+ *                                    written into latest.json and the page as a section of its own
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,11 +18,12 @@ import { join } from "node:path";
 import { repositoryRoot } from "../toolchain/repository";
 import { compareThroughEngine, type ProgramName, type Sequence } from "./engineComparison";
 import { engineProfile } from "./engineProfile";
+import { executables } from "./executables";
 import { floor } from "./floor";
 import { listing } from "./listing";
 import { providerCpu } from "./providerCpu";
 import { compareThroughProxy } from "./proxyComparison";
-import { renderComparison, renderProxyComparison, renderReport, type BenchResults } from "./report";
+import { renderComparison, renderExecutables, renderProxyComparison, renderReport, type BenchResults } from "./report";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { loadAverage, setting, type Setting } from "./setting";
 import { startup } from "./startup";
@@ -32,8 +35,28 @@ const after = (flag: string) => args.slice(args.indexOf(flag) + 1);
 
 /** The sizes of a run: the full one, and the quick one (a smoke test of the same code). */
 const SIZES = {
-  full: { resources: 1000, rounds: 2, mixed: 300, floor: [100, 200, 500], profile: 500, startupRuns: 9, listing: 10_000, proxy: 99 },
-  quick: { resources: 20, rounds: 1, mixed: 12, floor: [50], profile: 50, startupRuns: 3, listing: 1000, proxy: 12 },
+  full: {
+    resources: 1000,
+    rounds: 2,
+    mixed: 300,
+    floor: [100, 200, 500],
+    profile: 500,
+    startupRuns: 9,
+    listing: 10_000,
+    executables: { runs: 15, resources: 200, rounds: 5 },
+    proxy: 99,
+  },
+  quick: {
+    resources: 20,
+    rounds: 1,
+    mixed: 12,
+    floor: [50],
+    profile: 50,
+    startupRuns: 3,
+    listing: 1000,
+    executables: { runs: 3, resources: 12, rounds: 1 },
+    proxy: 12,
+  },
 };
 
 async function full(s: Setting, quick: boolean): Promise<BenchResults> {
@@ -45,6 +68,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
   log("start-up");
   const start = await startup(s, size.startupRuns);
+  const standalone = await executables(s, size.executables);
   log("listing");
   const list = await listing(size.listing);
   const cpu = await providerCpu();
@@ -81,12 +105,13 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
     engineProfile: profile,
     requests,
     startup: start,
+    executables: standalone,
     listing: list,
     providerCpu: cpu,
   };
 }
 
-const FLAGS = ["--quick", "--render", "--compare", "--floor", "--proxy"];
+const FLAGS = ["--quick", "--render", "--compare", "--floor", "--proxy", "--executables"];
 
 async function main(): Promise<void> {
   const unknown = args.filter((a) => a.startsWith("-") && !FLAGS.includes(a));
@@ -107,6 +132,20 @@ async function main(): Promise<void> {
     if (args.includes("--proxy")) {
       const [n = "30", rounds = "1"] = after("--proxy");
       process.stdout.write(`${renderProxyComparison(await compareThroughProxy(s, Number(n), Number(rounds), log)).join("\n")}\n`);
+      return;
+    }
+    if (args.includes("--executables")) {
+      const quick = args.includes("--quick");
+      const figures = await executables(s, SIZES[quick ? "quick" : "full"].executables);
+      process.stdout.write(`${renderExecutables(figures).join("\n")}\n`);
+      // A section of its own, dated: the full measurement's page takes it in place of the one it had.
+      if (!quick) {
+        const file = join(ROOT, "bench/results/latest.json");
+        const results = { ...(JSON.parse(readFileSync(file, "utf8")) as BenchResults), executables: figures };
+        writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+        writeFileSync(join(ROOT, "docs/benchmarks.md"), renderReport(results));
+        log("wrote its section into bench/results/latest.json and docs/benchmarks.md");
+      }
       return;
     }
     if (args.includes("--floor")) {

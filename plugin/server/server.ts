@@ -5,7 +5,7 @@ import type { JavaScriptValue, Struct as StructType } from "google-protobuf/goog
 import { persistCompileCache } from "../../provider/common/compileCache";
 import { messageOf, SnapshotRunTaskError } from "../../provider/common/errors";
 import { toPlainJson } from "../../provider/common/plainJson";
-import { packageVersion } from "./packageRoot";
+import { pluginSchema, pluginVersion } from "./identity";
 import {
   cancelCalls,
   providerContext,
@@ -26,7 +26,6 @@ import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
 import { detailedDiff } from "./detailedDiff";
 import { withIgnoredFromState } from "./ignoreChanges";
-import { schemaText } from "../schema/load";
 import { secretStrings, unwrapSecrets, wrapSecrets } from "./secrets";
 import { redact } from "../../provider/common/redact";
 import { InitFailedAnswer } from "./initFailed";
@@ -124,8 +123,8 @@ export class ProviderServer {
           );
       };
     return {
-      getPluginInfo: unary(() => new PluginInfo().setVersion(packageVersion())),
-      getSchema: unary(() => new pb.GetSchemaResponse().setSchema(schemaText(this.pkg.name))),
+      getPluginInfo: unary(() => new PluginInfo().setVersion(pluginVersion())),
+      getSchema: unary(() => new pb.GetSchemaResponse().setSchema(pluginSchema(this.pkg.name))),
       checkConfig: unary((req: providerPb.CheckRequest) => this.checkConfig(req)),
       diffConfig: unary((req: providerPb.DiffRequest) => this.diffConfig(req)),
       configure: unary((req: providerPb.ConfigureRequest) => this.configure(req)),
