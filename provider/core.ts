@@ -11,3 +11,4 @@ export { newClientStats } from "./services/tuning";
 export { snapshotAutoConfigProvider } from "./snapshotAutoConfig/provider";
 export { runTaskProvider } from "./runTask/provider";
 export { workspaceRunTaskProvider } from "./workspaceRunTask/provider";
+export { dynamicResourceProvider } from "./dynamicResources";

@@ -57,15 +57,25 @@ export function startDeployment(): void {
   core().startDeployment();
 }
 
+type Kind = "snapshotAutoConfig" | "runTask" | "workspaceRunTask";
+const wrapped: Partial<Record<Kind, ResourceProvider>> = {};
+
+/** A resource's provider as the dynamic provider plugin calls it (provider/dynamicResources.ts), one per process. */
+function dynamicProvider(kind: Kind): ResourceProvider {
+  const { dynamicResourceProvider, snapshotAutoConfigProvider, runTaskProvider, workspaceRunTaskProvider } = core();
+  const of = { snapshotAutoConfig: snapshotAutoConfigProvider, runTask: runTaskProvider, workspaceRunTask: workspaceRunTaskProvider };
+  return (wrapped[kind] ??= dynamicResourceProvider(of[kind]));
+}
+
 /** Each resource's provider. */
 export const providers = {
   get snapshotAutoConfig(): ResourceProvider {
-    return core().snapshotAutoConfigProvider;
+    return dynamicProvider("snapshotAutoConfig");
   },
   get runTask(): ResourceProvider {
-    return core().runTaskProvider;
+    return dynamicProvider("runTask");
   },
   get workspaceRunTask(): ResourceProvider {
-    return core().workspaceRunTaskProvider;
+    return dynamicProvider("workspaceRunTask");
   },
 };
