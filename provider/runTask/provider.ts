@@ -14,6 +14,7 @@ import { checkRunTask, diffRunTaskDetail, runTaskTable } from "./fields";
 import { afterFailedPatch } from "./failedUpdate";
 import { asksForGlobal, globalOfCreate, globalToSend, reportedGlobal, sameGlobal, unsupportedAfterWrite } from "./global";
 import { noticeAdoption } from "../adoptionNotice";
+import { adoptsPendingCreate, namedForPendingCreate } from "../pendingCreates";
 import { taskIdOfImport } from "./importId";
 import { inputsOf, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
@@ -45,6 +46,7 @@ function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskErro
     kind: "run task",
     id: found.id,
     identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
+    name: s.name,
   });
 }
 
@@ -110,7 +112,9 @@ export const runTaskProvider: ResourceProvider = {
     // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("run task", identityOf(s));
     if (undone && !(await api.deleteTask(undone))) await requireGoneTask(api, undone, s, "DELETE");
-    const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
+    // Adopted, or named by the recovery of an up stopped while creating it (pendingCreates.ts).
+    const found = s.adopt === true || namedForPendingCreate() ? await findByName(api, s.organization, s.name) : undefined;
+    const existing = found && (s.adopt === true || adoptsPendingCreate("run task", found.id)) ? found : undefined;
     // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
     const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);

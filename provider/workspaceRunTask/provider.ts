@@ -10,6 +10,7 @@ import { codeOf, PartialFailure, withProviderText } from "../common/partialFailu
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
+import { adoptsPendingCreate, namedForPendingCreate } from "../pendingCreates";
 import { associationOfImport } from "./importId";
 import { checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, workspaceRunTaskTable } from "./fields";
 import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
@@ -136,7 +137,9 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("association", identityOf(s));
     if (undone && !(await api.deleteWorkspaceTask(s.workspaceId, undone))) await requireAssociationGone(api, "DELETE", s.workspaceId, undone);
-    const existing = s.adopt === true ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
+    // Adopted, or named by the recovery of an up stopped while creating it (pendingCreates.ts).
+    const found = s.adopt === true || namedForPendingCreate() ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
+    const existing = found && (s.adopt === true || adoptsPendingCreate("association", found.id)) ? found : undefined;
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
       : await associate(api, s, inputs);

@@ -111,7 +111,7 @@ test("moves: refused without aliases, deleting nothing; with aliases nothing is 
 
   const refused = await up(program(moved));
   expect(refused.ok).toBe(false);
-  expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. Renamed or moved in the program.*`aliases`/);
+  expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. .*Renamed or moved in the program.*`aliases`/);
   expectOnceEach("scanner", "offsite");
 
   suite.emulator.requests.reset();
