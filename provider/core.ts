@@ -6,6 +6,7 @@
 export { setProviderContext } from "./context";
 export { startDeployment } from "./heldObjects";
 export { engineAddressArgument, useEngineLog } from "./engineLog";
+export { endWithEngine } from "./engineWatch";
 export { requireValidSettings } from "./config/configuredSettings";
 export { newClientStats } from "./services/tuning";
 export { snapshotAutoConfigProvider } from "./snapshotAutoConfig/provider";

@@ -16,6 +16,7 @@ export interface ProviderConfig {
 type Core = typeof import("./core");
 
 let loaded: Core | undefined;
+let watchedEngine: string | undefined;
 
 /**
  * The provider core: the bundle the build makes of it where there is one (the installed package), else its
@@ -44,6 +45,9 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
   if (engine) {
     core().useEngineLog(engine);
     core().startDeployment(engine);
+    // An engine killed outright ends nothing: the process ends itself once its engine is gone (engineWatch.ts).
+    if (watchedEngine !== engine) core().endWithEngine(engine);
+    watchedEngine = engine;
   }
   requireValidSettings(lookup);
 }
