@@ -69,16 +69,19 @@ describe("program-side run task functions", () => {
     const ignoring = await startEmulator({
       interceptors: [
         (req, route) => {
-          if (req.method !== "GET" || route !== "/api/v2/tasks/:id") return undefined;
-          return {
-            status: 200,
-            body: { data: { id: "task-x", type: "tasks", attributes: { name: "x", url: "https://h.example" }, relationships: {} } },
-          };
+          const task = { id: "task-x", type: "tasks", attributes: { name: "x", url: "https://h.example" }, relationships: {} };
+          if (req.method === "GET" && route === "/api/v2/tasks/:id") return { status: 200, body: { data: task } };
+          // The organization's list, which tells the task's organization by name, ignores include too.
+          const pagination = { "current-page": 1, "page-size": 20, "prev-page": null, "next-page": null, "total-pages": 1, "total-count": 1 };
+          if (req.method === "GET" && route === "/api/v2/organizations/:org/tasks")
+            return { status: 200, body: { data: [task], meta: { pagination } } };
+          return undefined;
         },
       ],
     });
     try {
-      const lookup = (key: string) => ({ "runtask:address": ignoring.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key];
+      const lookup = (key: string) =>
+        ({ "runtask:address": ignoring.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org" })[key];
       const record = await getRunTaskWith({ id: "task-x" }, lookup);
       expect(record).not.toHaveProperty("workspaceTaskIds");
     } finally {

@@ -132,10 +132,12 @@ describe("RunTask, from the spec's samples", () => {
     relationships: { organization: { data: { id: "hashicorp", type: "organizations" } }, tasks: { data: [] } },
   };
 
-  test("the show sample reads as booleans and keeps the last applied key and global settings", () => {
-    const prior = { hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] } };
+  test("the show sample reads as booleans and keeps the last applied key, global settings and organization name", () => {
+    const prior = { organization: "acme", hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] } };
+    // The relationship's id is the organization's id, which need not be its name: never put into `organization`.
+    expect(taskFromWire(show, {}).organization).toBe("");
     expect(taskFromWire(show, prior)).toEqual({
-      organization: "hashicorp",
+      organization: "acme",
       name: "my-task",
       url: "http://example.com",
       description: "Simple task",
