@@ -2,7 +2,6 @@ import { orUnknown } from "../common/validate";
 import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
 import { enforcementLevelSchema, idSchema, stageListSchema, stageSchema, workspaceIdSchema } from "../services/runtask/vocabularySchemas";
 import { defineTable, t, value } from "../table/field";
-import { isUnknown } from "../common/unknown";
 import { checkByTable, type CheckResult, type Rule } from "../table/check";
 import { diffByTable, outcomeOf, type DiffDetail, type DiffOutcome } from "../table/diff";
 
