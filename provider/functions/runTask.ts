@@ -1,11 +1,11 @@
 import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
 import { runTaskTable } from "../runTask/fields";
-import { RUN_TASK_INCLUDES, type RunTaskInclude, type RunTaskRecord } from "../runTask/record";
+import { RUN_TASK_INCLUDES, type RunTaskInclude, type RunTaskRecord, type RunTaskWorkspace } from "../runTask/record";
 import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
 import { organizationHolding } from "../runTask/organization";
 import { runTaskEndpoints, withGlobalOf } from "../services/runtask/endpoints";
-import type { ResourceObject } from "../services/runtask/jsonApi";
+import { relatedId, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
 import { defaultOrganization } from "../services/runtask/settings";
 import { idSchema } from "../services/runtask/vocabularySchemas";
 import type { ClientTuning } from "../services/tuning";
@@ -17,7 +17,7 @@ import type { WorkspaceTaskRecord } from "../workspaceRunTask/record";
 import { workspaceTaskFromWire } from "../workspaceRunTask/wire";
 import { requireValidArguments } from "./arguments";
 
-export type { RunTaskInclude, RunTaskRecord, WorkspaceTaskRecord };
+export type { RunTaskInclude, RunTaskRecord, RunTaskWorkspace, WorkspaceTaskRecord };
 
 const { fields: task } = runTaskTable;
 const { fields: association } = workspaceRunTaskTable;
@@ -41,6 +41,7 @@ export const runTaskRecordFields = {
   enabled: required(task.enabled.value),
   global: optional(task.global.value),
   workspaceTaskIds: optional(t.list(t.string)),
+  workspaces: optional(t.list(t.object("RunTaskWorkspace", { id: required(t.string), name: required(t.string) }))),
 };
 
 /** An association as the functions return it. */
@@ -89,7 +90,7 @@ export interface ListRunTasksArgs {
   organization?: string;
   /**
    * Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-   * `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+   * `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
    */
   include?: RunTaskInclude[];
 }
@@ -123,11 +124,27 @@ export interface ListWorkspaceRunTasksResult {
   workspaceRunTasks: WorkspaceTaskRecord[];
 }
 
-function recordOf(task: ResourceObject, included: unknown, organizationName: string): RunTaskRecord {
+/**
+ * The workspaces of the task's associations among the included objects (`include=workspace_tasks.workspace`): the
+ * `workspaces` documents whose id an included association of this task names. Undefined where the answer includes
+ * nothing (a service that ignores `include`).
+ */
+function workspacesOf(task: ResourceObject, included: unknown): RunTaskRecord["workspaces"] {
+  if (!Array.isArray(included)) return undefined;
+  const objects = resourcesOf({ data: included });
+  const ofTask = new Set(objects.filter((r) => r.type === "workspace-tasks" && relatedId(r, "task") === task.id).map((r) => relatedId(r, "workspace")));
+  return objects
+    .filter((r) => r.type === "workspaces" && ofTask.has(r.id))
+    .map((r) => ({ id: r.id, name: String(r.attributes.name ?? "") }));
+}
+
+function recordOf(task: ResourceObject, included: unknown, organizationName: string, withWorkspaces = false): RunTaskRecord {
   const { organization, name, url, description, category, enabled, global } = taskFromWire(task, { organization: organizationName });
   const record: RunTaskRecord = { id: task.id, organization, name, url, category: category ?? "task", enabled: enabled ?? true };
   const workspaceTaskIds = workspaceTaskIdsOf(task, included);
   if (workspaceTaskIds !== undefined) record.workspaceTaskIds = workspaceTaskIds;
+  const workspaces = withWorkspaces ? workspacesOf(task, included) : undefined;
+  if (workspaces !== undefined) record.workspaces = workspaces;
   if (description !== undefined) record.description = description;
   if (global !== undefined) record.global = global;
   return record;
@@ -191,7 +208,7 @@ export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup,
   const include = [...new Set<RunTaskInclude>(["workspace_tasks", ...(args.include ?? [])])].join(",");
   const organization = organizationOf(args.organization, config, "listRunTasks");
   const list = await runTaskEndpoints(config, tuning).listTasks(organization, include);
-  return list.items.map((task) => recordOf(task, list.included, organization));
+  return list.items.map((task) => recordOf(task, list.included, organization, args.include?.includes("workspace_tasks.workspace")));
 }
 
 /** The association of a task with a workspace. Fails when the task is not attached there. */

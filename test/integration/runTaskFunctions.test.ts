@@ -61,8 +61,15 @@ describe("program-side run task functions", () => {
     expect(all[149].workspaceTaskIds).toHaveLength(2);
     expect(all[0].workspaceTaskIds).toEqual([]);
     expect(emulator.requests.entries.at(-1)?.path).toBe("/api/v2/organizations/emulator-org/tasks");
+    expect(all[149]).not.toHaveProperty("workspaces");
+    // Asked for, the workspaces come back too: each task's own, by id and name.
     const withWorkspaces = await listRunTasks({ include: ["workspace_tasks.workspace"] });
     expect(withWorkspaces[149].workspaceTaskIds).toHaveLength(2);
+    expect(withWorkspaces[149].workspaces).toEqual([
+      { id: emulator.runTask.workspace("app-production").id, name: "app-production" },
+      { id: emulator.runTask.workspace("network").id, name: "network" },
+    ]);
+    expect(withWorkspaces[0].workspaces).toEqual([]);
   });
 
   test("a server that ignores include: workspaceTaskIds is left out rather than []", async () => {
