@@ -59,7 +59,11 @@ describe("global is declarative", () => {
     expect((await tasks.diff(id, after, without)).changes).toBe(false);
   });
 
-  test("changed outside the program: refresh shows it, and the update puts the program's back", async () => {
+  test.each([
+    ["a show that carries them", true],
+    ["a show that leaves them out (the spec's sample): read from the organization's list", false],
+  ])("changed outside the program, %s: refresh shows it, and the update puts the program's back", async (_label, showGlobalConfiguration) => {
+    await start({ showGlobalConfiguration });
     const program = await checkedInputs(tasks, scanner);
     const { id, outs } = await tasks.create(program);
     expect((await tasks.diff(id, outs, program)).changes).toBe(false);
