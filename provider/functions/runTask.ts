@@ -132,10 +132,10 @@ export interface ListWorkspaceRunTasksResult {
 function workspacesOf(task: ResourceObject, included: unknown): RunTaskRecord["workspaces"] {
   if (!Array.isArray(included)) return undefined;
   const objects = resourcesOf({ data: included });
-  const ofTask = new Set(objects.filter((r) => r.type === "workspace-tasks" && relatedId(r, "task") === task.id).map((r) => relatedId(r, "workspace")));
-  return objects
-    .filter((r) => r.type === "workspaces" && ofTask.has(r.id))
-    .map((r) => ({ id: r.id, name: String(r.attributes.name ?? "") }));
+  const ofTask = new Set(
+    objects.filter((r) => r.type === "workspace-tasks" && relatedId(r, "task") === task.id).map((r) => relatedId(r, "workspace")),
+  );
+  return objects.filter((r) => r.type === "workspaces" && ofTask.has(r.id)).map((r) => ({ id: r.id, name: String(r.attributes.name ?? "") }));
 }
 
 function recordOf(task: ResourceObject, included: unknown, organizationName: string, withWorkspaces = false): RunTaskRecord {
