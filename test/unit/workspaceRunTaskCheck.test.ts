@@ -29,7 +29,12 @@ describe("checkWorkspaceRunTask", () => {
 
   test.each<[string, Record<string, unknown>, Record<string, unknown>, { property: string; reason: string }[]]>([
     ["missing enforcement level", {}, { workspaceId: "ws-a", taskId: "task-b" }, [{ property: "enforcementLevel", reason: "is required" }]],
-    ["bad level", {}, { ...base, enforcementLevel: "strict" }, [{ property: "enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }]],
+    [
+      "bad level",
+      {},
+      { ...base, enforcementLevel: "strict" },
+      [{ property: "enforcementLevel", reason: 'must be one of "advisory", "mandatory", got "strict"' }],
+    ],
     ["empty stages", {}, { ...base, stages: [] }, [{ property: "stages", reason: "must list at least one stage" }]],
     ["duplicate stages", {}, { ...base, stages: ["pre_plan", "pre_plan"] }, [{ property: "stages", reason: "must not list a stage twice" }]],
     [
