@@ -49,8 +49,11 @@ async function associationsOfTask(api: RunTaskEndpoints, workspaceId: string, ta
   return records;
 }
 
+/** The list before an associate: a 404 holds none; another failure stops the create before anything is sent. */
 function noneWhereNotFound(err: unknown): WorkspaceTaskRecord[] {
   if (hasCode(err, "not_found") && err instanceof ServiceError) return [];
+  if (err instanceof ServiceError)
+    throw err.with({ advice: [err.advice, "read before associating: nothing was associated"].filter(Boolean).join("; ") });
   throw err;
 }
 

@@ -111,3 +111,26 @@ test("an id to resolve among several (recorded by its task, getWorkspaceRunTask)
     `workspace ${workspaceId} holds 2 associations of task ${task.id} (${a.id}, ${b.id}): which one is meant cannot be told`,
   );
 });
+
+test("the list before the associate call failing: nothing is associated, and the error says so", async () => {
+  const failing = await startEmulator({
+    runTask: { duplicates: "accept" },
+    interceptors: [
+      (req, route) =>
+        req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
+    ],
+  });
+  try {
+    configureProvider({ ...config, "runtask:address": failing.url, "runtask:maxRetries": "0" }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+    const ws = failing.runTask.workspace("network").id;
+    const other = failing.runTask.addTask("emulator-org", { name: "scanner" });
+    await expect(wsTasks.create(await checked({ workspaceId: ws, taskId: other.id, enforcementLevel: "advisory" }))).rejects.toThrow(
+      "read before associating: nothing was associated",
+    );
+    expect(failing.runTask.workspaceTasks()).toEqual([]);
+    expect(failing.requests.entries.filter((e) => e.method === "POST")).toEqual([]);
+  } finally {
+    configureProvider(config, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+    await failing.close();
+  }
+});
