@@ -7,7 +7,7 @@ import { redact, redactError } from "./redaction";
 export type ProvisioningOperation = "provision" | "preview" | "destroy" | "open";
 
 /** Where in the call it failed. */
-export type ProvisioningStep = "select" | "create" | "config" | "up" | "preview" | "destroy" | "remove";
+export type ProvisioningStep = "select" | "create" | "config" | "up" | "preview" | "destroy" | "refresh" | "remove";
 
 /**
  * - `stack-not-found`: preview, destroy or `withProvisioningStack` of a stack the backend does not hold
@@ -59,6 +59,7 @@ const STEP_WORDS: Record<ProvisioningStep, string> = {
   up: "",
   preview: "",
   destroy: "",
+  refresh: "while dropping the pending creates it recovered",
   remove: "while removing the stack",
 };
 
@@ -107,7 +108,7 @@ export function provisioningError(err: unknown, ctx: CallContext): ProvisioningE
     new ProvisioningError(kind, ctx.operation, ctx.stackName, ctx.step, message, failures, { cause: err });
 
   if (ctx.signal?.aborted) {
-    const running = ctx.step === "up" || ctx.step === "destroy" || ctx.step === "preview";
+    const running = ctx.step === "up" || ctx.step === "destroy" || ctx.step === "preview" || ctx.step === "refresh";
     return make(
       "cancelled",
       `${what} cancelled${where ? ` ${where}` : ""}` +

@@ -5,7 +5,14 @@
  */
 export { attachmentResourceName, planAttachments, type AttachmentDescription, type ProvisioningDescription } from "./description";
 export { provisioningProgram, type ProvisionedOutputs, type ProvisionedOutputsOf } from "./program";
-export { DEFAULT_PROJECT_NAME, type ProgressOptions, type ProvisioningStackOptions, type RunOptions, type ServiceCredentials } from "./options";
+export {
+  DEFAULT_PROJECT_NAME,
+  type ProgressOptions,
+  type ProvisioningStackOptions,
+  type ProvisionOptions,
+  type RunOptions,
+  type ServiceCredentials,
+} from "./options";
 export { credentialsConfig, credentialsEnvironment, MINIMUM_PULUMI_VERSION } from "./cliEnvironment";
 export { destroyProvisioning, previewProvisioning, provision, provisionedOutputs, withProvisioningStack, type ProvisionResult } from "./stack";
 export { ProvisioningError, type ProvisioningErrorKind, type ProvisioningOperation, type ProvisioningStep } from "./errors";

@@ -78,5 +78,18 @@ export interface RunOptions extends ProgressOptions {
   concurrentUpdateWait?: number | string;
 }
 
+/** How `provision` goes, besides how every run goes. */
+export interface ProvisionOptions extends RunOptions {
+  /**
+   * Recover from an up whose CLI was killed while creating (SIGKILL, a CI runner's timeout: the object was made,
+   * and the state holds a pending create): each resource the stack's state holds a pending create of takes over the
+   * object of its identity, if there is one, instead of being refused "already exists", and the pending creates are
+   * dropped after. Only those resources, and never an object another resource of the stack holds. A killed CLI also
+   * leaves the stack locked on a file or object storage backend: cancel that first
+   * (`withProvisioningStack(options, (stack) => stack.cancel())`) once no other update is running. Default false.
+   */
+  adoptPendingCreates?: boolean;
+}
+
 export const DEFAULT_PROJECT_NAME = "snapshot-runtask-provisioning";
 export const DEFAULT_CONCURRENT_UPDATE_WAIT = "10m";

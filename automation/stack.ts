@@ -7,6 +7,7 @@ import {
   type OpMap,
   type OutputMap,
   type UpdateSummary,
+  type UpResult,
 } from "@pulumi/pulumi/automation";
 import { linkedInterrupt } from "./abort";
 import { cliEnvironment, credentialsConfig, MINIMUM_PULUMI_VERSION, versionAtLeast } from "./cliEnvironment";
@@ -14,7 +15,8 @@ import { concurrentUpdateBound, waitingOutConcurrentUpdates } from "./concurrent
 import type { ProvisioningDescription } from "./description";
 import { missingStackMessage, ProvisioningError, provisioningError, type CallContext, type ProvisioningOperation } from "./errors";
 import { FailureCollector } from "./failures";
-import { DEFAULT_PROJECT_NAME, type ProgressOptions, type ProvisioningStackOptions, type RunOptions } from "./options";
+import { DEFAULT_PROJECT_NAME, type ProgressOptions, type ProvisioningStackOptions, type ProvisionOptions, type RunOptions } from "./options";
+import { ADOPT_PENDING_CREATES } from "../provider/pendingCreates";
 import { assertPackageInstalledFrom } from "./packageLocation";
 import { provisioningProgram, type ProvisionedOutputs } from "./program";
 import { findPulumiCli, missingPulumiCliMessage } from "./pulumiCli";
@@ -181,7 +183,7 @@ async function setConfig(workspace: LocalWorkspace, stack: Stack, options: Provi
  */
 async function engineRun<T>(
   state: CallState,
-  step: "up" | "preview" | "destroy",
+  step: "up" | "preview" | "destroy" | "refresh",
   run: (progress: { signal: AbortSignal; onEvent: (event: EngineEvent) => void; onOutput?: (text: string) => void }) => Promise<T>,
 ): Promise<T> {
   state.step = step;
@@ -224,14 +226,42 @@ async function engineRun<T>(
  * `pulumi up` of the description: creates the stack if needed, then creates, updates and deletes until the
  * services match the description. Calls for one stack in this process run one after the other.
  */
-export async function provision(options: ProvisioningStackOptions & RunOptions): Promise<ProvisionResult> {
+export async function provision(options: ProvisioningStackOptions & ProvisionOptions): Promise<ProvisionResult> {
   return onStack("provision", options, true, async (stack, state) => {
-    const result = await engineRun(state, "up", (progress) =>
-      stack.up({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh, ...SUMMARY_WITHOUT_SECRETS }),
-    );
+    const pending = options.adoptPendingCreates ? await pendingCreatesOf(stack) : [];
+    // The provider's recovery of an up that was stopped (provider/pendingCreates.ts), for these resources only.
+    if (pending.length > 0) stack.workspace.envVars[ADOPT_PENDING_CREATES] = pending.join(" ");
+    let result: UpResult;
+    try {
+      result = await engineRun(state, "up", (progress) =>
+        stack.up({ ...progress, parallel: options.parallel, message: options.message, refresh: options.refresh, ...SUMMARY_WITHOUT_SECRETS }),
+      );
+    } finally {
+      delete stack.workspace.envVars[ADOPT_PENDING_CREATES];
+    }
+    if (pending.length > 0) {
+      // The resources are recorded now: the pending creates go, so that no later command warns of them.
+      await engineRun(state, "refresh", (progress) => stack.refresh({ ...progress, clearPendingCreates: true, target: pending }));
+    }
     return { outputs: provisionedOutputs(result.outputs), changes: result.summary.resourceChanges ?? {}, summary: result.summary };
   });
 }
+
+/** The URNs of this package's resources whose create the stack's state holds as pending (an up that was stopped). */
+async function pendingCreatesOf(stack: Stack): Promise<string[]> {
+  const { deployment } = await stack.exportStack();
+  const operations = (deployment?.pending_operations ?? []) as { type?: string; resource?: { urn?: string; type?: string } }[];
+  return operations
+    .filter((op) => op.type === "creating" && DYNAMIC_TYPES.has(op.resource?.type ?? "") && typeof op.resource?.urn === "string")
+    .map((op) => op.resource!.urn!);
+}
+
+/** The type tokens of the resources the helper's program makes (sdk/: the dynamic resources). */
+const DYNAMIC_TYPES = new Set([
+  "pulumi-nodejs:dynamic/snapshot:SnapshotAutoConfig",
+  "pulumi-nodejs:dynamic/runtask:RunTask",
+  "pulumi-nodejs:dynamic/runtask:WorkspaceRunTask",
+]);
 
 /** `pulumi preview`: what `provision` would change, without changing anything. The stack must exist. */
 export async function previewProvisioning(options: ProvisioningStackOptions & RunOptions): Promise<{ changes: OpMap }> {

@@ -53,6 +53,23 @@ export function resourceOfCall(): string | undefined {
   return callResources.getStore();
 }
 
+const createdResources = new AsyncLocalStorage<string>();
+
+/**
+ * Runs a create of the dynamic provider plugin, which names no resource, as a create of `urn`, which the resource
+ * classes sent to its Check (provider/dynamicResources.ts). Only what a create says and the recovery of an up that
+ * was stopped go by it (`resourceOfCreate`); the holds of a deployment stay unnamed there, as the engine's other
+ * calls to that plugin are.
+ */
+export function withCreatedResource<T>(urn: string | undefined, call: () => Promise<T>): Promise<T> {
+  return urn ? createdResources.run(urn, call) : call();
+}
+
+/** The URN of the resource a create in progress is for: the engine's (provider plugins), else the resource class's. */
+export function resourceOfCreate(): string | undefined {
+  return callResources.getStore() ?? createdResources.getStore();
+}
+
 const callSecrets = new AsyncLocalStorage<{ values: readonly string[]; keys?: ReadonlySet<string> }>();
 
 /**

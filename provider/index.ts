@@ -17,6 +17,7 @@ export interface ProviderConfig {
 type Core = typeof import("./core");
 
 let loaded: Core | undefined;
+let watchedEngine: string | undefined;
 
 /**
  * The provider core: the bundle the build makes of it where there is one (the installed package), else its
@@ -49,6 +50,9 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
   if (engine) {
     core().useEngineLog(engine);
     core().startDeployment(engine);
+    // An engine killed outright ends nothing: the process ends itself once its engine is gone (engineWatch.ts).
+    if (watchedEngine !== engine) core().endWithEngine(engine);
+    watchedEngine = engine;
   }
   requireSettingsOf = checkSettings(lookup);
 }
@@ -86,15 +90,28 @@ function withSettingsOf(service: ServiceNamespace, provider: ResourceProvider): 
   };
 }
 
+type Kind = "snapshotAutoConfig" | "runTask" | "workspaceRunTask";
+const wrapped: Partial<Record<Kind, ResourceProvider>> = {};
+
+/**
+ * A resource's provider as the dynamic provider plugin calls it (provider/dynamicResources.ts), one per process,
+ * its calls checking the settings of its own service first.
+ */
+function dynamicProvider(kind: Kind): ResourceProvider {
+  const { dynamicResourceProvider, snapshotAutoConfigProvider, runTaskProvider, workspaceRunTaskProvider } = core();
+  const of = { snapshotAutoConfig: snapshotAutoConfigProvider, runTask: runTaskProvider, workspaceRunTask: workspaceRunTaskProvider };
+  return (wrapped[kind] ??= withSettingsOf(kind === "snapshotAutoConfig" ? "snapshot" : "runtask", dynamicResourceProvider(of[kind])));
+}
+
 /** Each resource's provider. */
 export const providers = {
   get snapshotAutoConfig(): ResourceProvider {
-    return withSettingsOf("snapshot", core().snapshotAutoConfigProvider);
+    return dynamicProvider("snapshotAutoConfig");
   },
   get runTask(): ResourceProvider {
-    return withSettingsOf("runtask", core().runTaskProvider);
+    return dynamicProvider("runTask");
   },
   get workspaceRunTask(): ResourceProvider {
-    return withSettingsOf("runtask", core().workspaceRunTaskProvider);
+    return dynamicProvider("workspaceRunTask");
   },
 };

@@ -38,6 +38,7 @@ export {
   type ListWorkspaceRunTasksArgs,
   type RunTaskInclude,
   type RunTaskInfo,
+  type RunTaskWorkspace,
   type WorkspaceRunTaskInfo,
 } from "./functions/runTask";
 export type { OutputArgs } from "./functions/outputArgs";

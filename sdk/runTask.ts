@@ -5,6 +5,7 @@ import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocab
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import provider = require("./shims/runTask");
+import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export type { EnforcementLevel, RunTaskGlobal, Stage };
@@ -68,7 +69,8 @@ export class RunTask extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RunTaskArgs, opts?: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
-    Object.assign(props, args, { name: args.name ?? name });
+    // Without `name`, the provider names the object after the resource, or keeps the name it has (dynamicResources.ts).
+    Object.assign(props, args, resourceUrnArg("runtask", "RunTask", name, opts));
     // Secret in the stored inputs too, even when passed as a plain string.
     for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     super(

@@ -4,6 +4,7 @@ import type { StorageType } from "../provider/snapshotAutoConfig/storageTypes";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType, type GroupArgName, type RequiredGroupArgName, type Same } from "../provider/table/types";
 import provider = require("./shims/snapshotAutoConfig");
+import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export type { StorageType };
@@ -230,7 +231,8 @@ export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SnapshotAutoConfigArgs, opts?: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
-    Object.assign(props, args, { name: args.name ?? name });
+    // Without `name`, the provider names the object after the resource, or keeps the name it has (dynamicResources.ts).
+    Object.assign(props, args, resourceUrnArg("snapshot", "SnapshotAutoConfig", name, opts));
     // Credentials are secret in the stored inputs too, not only in the outputs, even when passed as plain strings.
     for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     super(

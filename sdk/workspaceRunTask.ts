@@ -4,6 +4,7 @@ import { outputKeys } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
 import provider = require("./shims/workspaceRunTask");
+import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export interface WorkspaceRunTaskArgs {
@@ -42,7 +43,7 @@ export class WorkspaceRunTask extends pulumi.dynamic.Resource {
       pulumi.log.warn(`WorkspaceRunTask "${name}": \`stage\` is deprecated; use \`stages\` (a list) instead`);
     }
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
-    Object.assign(props, args);
+    Object.assign(props, args, resourceUrnArg("runtask", "WorkspaceRunTask", name, opts));
     super(provider, name, props, opts, "runtask", "WorkspaceRunTask");
   }
 }

@@ -6,8 +6,9 @@ import { Duplex } from "node:stream";
  * Node's HTTP parser accepts only the methods it knows, and LIST (which the snapshot service uses to list) is not
  * one of them: it answers 400 before any handler runs. The emulator therefore accepts connections itself and
  * hands each to its HTTP server through a stream that rewrites the request line of a LIST request to GET with an
- * `x-original-method: LIST` header. The rewriting follows request framing (Content-Length and chunked bodies),
- * so bodies and keep-alive connections pass through untouched. Every other byte goes straight through, in the
+ * `x-original-method: LIST` header; a header of that name a client sends is dropped from every request. The
+ * rewriting follows request framing (Content-Length and chunked bodies), so bodies and keep-alive connections pass
+ * through untouched. Every other byte goes straight through, in the
  * same process: no second connection per client.
  */
 export const ORIGINAL_METHOD_HEADER = "x-original-method";
@@ -200,9 +201,19 @@ function nextStateAfterHead(head: string): State {
   return length > 0 ? { kind: "body", remaining: length } : { kind: "head" };
 }
 
+/**
+ * The head as the HTTP server is to see it: without any `x-original-method` header the client sent (the header is
+ * the gateway's word alone: a client's would make a GET count as a DELETE, easier than the spec), and with the
+ * gateway's own where a LIST request line is rewritten.
+ */
 function rewriteHead(head: string): string {
   const firstLineEnd = head.indexOf("\r\n");
   const [method, ...rest] = head.slice(0, firstLineEnd).split(" ");
-  if (!REWRITTEN_METHODS.has(method)) return head;
-  return `GET ${rest.join(" ")}\r\n${ORIGINAL_METHOD_HEADER}: ${method}${head.slice(firstLineEnd)}`;
+  const headers = head
+    .slice(firstLineEnd)
+    .split("\r\n")
+    .filter((line) => !line.toLowerCase().startsWith(`${ORIGINAL_METHOD_HEADER}:`))
+    .join("\r\n");
+  if (!REWRITTEN_METHODS.has(method)) return `${head.slice(0, firstLineEnd)}${headers}`;
+  return `GET ${rest.join(" ")}\r\n${ORIGINAL_METHOD_HEADER}: ${method}${headers}`;
 }

@@ -11,6 +11,13 @@ export interface RenderOptions {
   reverseStages?: boolean;
   /** The associations a task's answer may name (its relationship, its `included`); all of them by default. */
   shows?: (wt: WorkspaceTask) => boolean;
+  /** The id an organization's relationship gives for its name; the name itself by default. */
+  organizationId?: (name: string) => string;
+}
+
+/** An organization relationship's data. */
+function organizationOf(name: string, opts: RenderOptions): { id: string; type: "organizations" } {
+  return { id: opts.organizationId ? opts.organizationId(name) : name, type: "organizations" };
 }
 
 /** Stages as an answer renders them. */
@@ -44,7 +51,7 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
     type: "tasks",
     attributes,
     relationships: {
-      organization: { data: { id: task.organization, type: "organizations" } },
+      organization: { data: organizationOf(task.organization, opts) },
       // The spec's documents carry `tasks` (an array whose meaning is not given; its samples leave it empty);
       // the associations are in `workspace-tasks`, as the service's API description names them.
       tasks: { data: [] },
@@ -68,12 +75,12 @@ export function workspaceTaskResource(wt: WorkspaceTask, opts: RenderOptions = {
   };
 }
 
-export function workspaceResource(ws: Workspace): Record<string, unknown> {
+export function workspaceResource(ws: Workspace, opts: RenderOptions = {}): Record<string, unknown> {
   return {
     id: ws.id,
     type: "workspaces",
     attributes: { name: ws.name },
-    relationships: { organization: { data: { id: ws.organization, type: "organizations" } } },
+    relationships: { organization: { data: organizationOf(ws.organization, opts) } },
     links: { self: `${API}/workspaces/${ws.id}` },
   };
 }
@@ -114,6 +121,6 @@ export function included(store: RunTaskStore, tasks: Task[], include: string[], 
       }
     }
   }
-  if (wanted.has("workspace_tasks.workspace")) for (const ws of workspaces.values()) out.push(workspaceResource(ws));
+  if (wanted.has("workspace_tasks.workspace")) for (const ws of workspaces.values()) out.push(workspaceResource(ws, opts));
   return out;
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Router, type EmulatorRequest, type EmulatorResponse } from "../core/router";
 import type { Mount } from "../core/server";
 import { bearerToken, DEFAULT_RUNTASK_TOKEN, deniedRoute, FULL_GRANT, type TokenGrant } from "./access";
@@ -39,6 +40,12 @@ export interface RunTaskEmulatorOptions {
    * options of each of these, where given, win over the profile.
    */
   shapes?: "tables" | "samples";
+  /**
+   * What an organization relationship's `data.id` holds (a task's, an included workspace's): `"name"`, the default,
+   * the organization's name, by which the paths name it; or `"opaque"`, an id of its own (`org-` and characters), as
+   * the spec's "id of organization" allows of a service that knows its organizations by id.
+   */
+  organizationIds?: "name" | "opaque";
   /**
    * How the associate call (`POST /workspaces/:id/tasks`) answers: `"204"` with no body, the default, as the
    * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
@@ -122,6 +129,11 @@ export interface RunTaskEmulatorOptions {
   listChurn?: "remove" | "insert";
 }
 
+/** An id of the organization's own, the same for one name in every run (`organizationIds: "opaque"`). */
+function opaqueOrganizationId(name: string): string {
+  return `org-${createHash("sha256").update(name).digest("base64url").slice(0, 16)}`;
+}
+
 export { DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
 
 /** A request with a body as the service received it, for tests that assert on what a client sent. */
@@ -160,7 +172,12 @@ export class RunTaskService {
     const samples = oneOf("shapes", options.shapes, ["tables", "samples"] as const) === "samples";
     const ctx: RouteContext = {
       store: this.store,
-      render: { enabledAsString: options.enabledAsString ?? samples, reverseStages: options.reverseStages },
+      render: {
+        enabledAsString: options.enabledAsString ?? samples,
+        reverseStages: options.reverseStages,
+        organizationId:
+          oneOf("organizationIds", options.organizationIds, ["name", "opaque"] as const) === "opaque" ? opaqueOrganizationId : undefined,
+      },
       associateResponse: oneOf("associateResponse", options.associateResponse ?? (samples ? "201" : undefined), ["204", "201"] as const),
       showGlobalConfiguration: options.showGlobalConfiguration ?? !samples,
       hmacKeyAttribute: oneOf("hmacKeyAttribute", options.hmacKeyAttribute ?? (samples ? "hmac_key" : undefined), ["hmac-key", "hmac_key"] as const),

@@ -80,7 +80,15 @@ export function bool() {
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
+  return z.enum(values, { error: (issue) => `must be one of ${values.map((v) => `"${v}"`).join(", ")}, got ${refused(issue.input)}` });
+}
+
+/**
+ * A refused value as a message quotes it. The message carries it itself: for a nested argument
+ * (`global.stages[1]`) the engine finds no value to print beside the failure (it shows `value {<nil>}`).
+ */
+export function refused(input: unknown): string {
+  return input === undefined ? "nothing" : (JSON.stringify(input) ?? String(input));
 }
 
 /**

@@ -1,10 +1,11 @@
 import { SnapshotRunTaskError } from "../common/errors";
 import type { ConfigLookup } from "../config/lookup";
 import { runTaskTable } from "../runTask/fields";
-import { RUN_TASK_INCLUDES, type RunTaskInclude, type RunTaskRecord } from "../runTask/record";
+import { RUN_TASK_INCLUDES, type RunTaskInclude, type RunTaskRecord, type RunTaskWorkspace } from "../runTask/record";
 import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
-import { runTaskEndpoints } from "../services/runtask/endpoints";
-import type { ResourceObject } from "../services/runtask/jsonApi";
+import { organizationHolding } from "../runTask/organization";
+import { runTaskEndpoints, withGlobalOf } from "../services/runtask/endpoints";
+import { relatedId, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
 import { defaultOrganization } from "../services/runtask/settings";
 import { idSchema } from "../services/runtask/vocabularySchemas";
 import type { ClientTuning } from "../services/tuning";
@@ -16,7 +17,7 @@ import type { WorkspaceTaskRecord } from "../workspaceRunTask/record";
 import { workspaceTaskFromWire } from "../workspaceRunTask/wire";
 import { requireValidArguments } from "./arguments";
 
-export type { RunTaskInclude, RunTaskRecord, WorkspaceTaskRecord };
+export type { RunTaskInclude, RunTaskRecord, RunTaskWorkspace, WorkspaceTaskRecord };
 
 const { fields: task } = runTaskTable;
 const { fields: association } = workspaceRunTaskTable;
@@ -40,6 +41,7 @@ export const runTaskRecordFields = {
   enabled: required(task.enabled.value),
   global: optional(task.global.value),
   workspaceTaskIds: optional(t.list(t.string)),
+  workspaces: optional(t.list(t.object("RunTaskWorkspace", { id: required(t.string), name: required(t.string) }))),
 };
 
 /** An association as the functions return it. */
@@ -88,7 +90,7 @@ export interface ListRunTasksArgs {
   organization?: string;
   /**
    * Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-   * `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+   * `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
    */
   include?: RunTaskInclude[];
 }
@@ -122,11 +124,27 @@ export interface ListWorkspaceRunTasksResult {
   workspaceRunTasks: WorkspaceTaskRecord[];
 }
 
-function recordOf(task: ResourceObject, included: unknown): RunTaskRecord {
-  const { organization, name, url, description, category, enabled, global } = taskFromWire(task, {});
+/**
+ * The workspaces of the task's associations among the included objects (`include=workspace_tasks.workspace`): the
+ * `workspaces` documents whose id an included association of this task names. Undefined where the answer includes
+ * nothing (a service that ignores `include`).
+ */
+function workspacesOf(task: ResourceObject, included: unknown): RunTaskRecord["workspaces"] {
+  if (!Array.isArray(included)) return undefined;
+  const objects = resourcesOf({ data: included });
+  const ofTask = new Set(
+    objects.filter((r) => r.type === "workspace-tasks" && relatedId(r, "task") === task.id).map((r) => relatedId(r, "workspace")),
+  );
+  return objects.filter((r) => r.type === "workspaces" && ofTask.has(r.id)).map((r) => ({ id: r.id, name: String(r.attributes.name ?? "") }));
+}
+
+function recordOf(task: ResourceObject, included: unknown, organizationName: string, withWorkspaces = false): RunTaskRecord {
+  const { organization, name, url, description, category, enabled, global } = taskFromWire(task, { organization: organizationName });
   const record: RunTaskRecord = { id: task.id, organization, name, url, category: category ?? "task", enabled: enabled ?? true };
   const workspaceTaskIds = workspaceTaskIdsOf(task, included);
   if (workspaceTaskIds !== undefined) record.workspaceTaskIds = workspaceTaskIds;
+  const workspaces = withWorkspaces ? workspacesOf(task, included) : undefined;
+  if (workspaces !== undefined) record.workspaces = workspaces;
   if (description !== undefined) record.description = description;
   if (global !== undefined) record.global = global;
   return record;
@@ -143,30 +161,54 @@ function organizationOf(given: string | undefined, config: ConfigLookup, fn: str
   return org;
 }
 
-/** A run task by id, or by name in an organization (all pages are searched). Fails when there is none. */
+/**
+ * A run task by id, or by name in an organization (all pages are searched). Fails when there is none, when an id's
+ * task is not in the organization given, and when the organization holds several of that name.
+ */
 export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord> {
   requireValidArguments("getRunTask", getRunTaskArguments, args);
   const api = runTaskEndpoints(config, tuning);
   if (args.id !== undefined) {
     if (args.name !== undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give either id or name, not both");
-    const found = await api.showTaskWithGlobal(args.id, "workspace_tasks");
+    const found = await api.showTask(args.id, "workspace_tasks");
     if (!found) throw new SnapshotRunTaskError("not_found", `getRunTask: no run task ${args.id} (missing or not authorized)`);
-    return recordOf(found.task, found.included);
+    // Its organization by name: the one given, which must hold it, else the one whose list holds it (organization.ts).
+    const holding = await organizationHolding(api, found.task, args.organization !== undefined ? [args.organization] : [defaultOrganization(config)]);
+    if (!holding || (args.organization !== undefined && holding.organization !== args.organization)) {
+      throw new SnapshotRunTaskError(
+        "not_found",
+        args.organization !== undefined
+          ? `getRunTask: run task ${args.id} is not in organization "${args.organization}"`
+          : `getRunTask: run task ${args.id} is in no organization its name could be told from (runtask:organization, or its relationship's ` +
+              "id, which need not be a name): pass organization",
+      );
+    }
+    const global = found.task.attributes["global-configuration"] ?? holding.listed.attributes["global-configuration"];
+    return recordOf(global === undefined ? found.task : withGlobalOf(found.task, global), found.included, holding.organization);
   }
   if (args.name === undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give id or name");
   const organization = organizationOf(args.organization, config, "getRunTask");
   const list = await api.listTasks(organization, "workspace_tasks");
-  const task = list.items.find((t) => t.attributes.name === args.name);
-  if (!task) throw new SnapshotRunTaskError("not_found", `getRunTask: no run task named "${args.name}" in organization "${organization}"`);
-  return recordOf(task, list.included);
+  const named = list.items.filter((t) => t.attributes.name === args.name);
+  if (named.length === 0)
+    throw new SnapshotRunTaskError("not_found", `getRunTask: no run task named "${args.name}" in organization "${organization}"`);
+  if (named.length > 1) {
+    throw new SnapshotRunTaskError(
+      "conflict",
+      `getRunTask: organization "${organization}" holds ${named.length} run tasks named "${args.name}" (${named.map((t) => t.id).join(", ")}): ` +
+        "give the one meant by id",
+    );
+  }
+  return recordOf(named[0], list.included, organization);
 }
 
 /** Every run task of the organization, following every page. */
 export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord[]> {
   requireValidArguments("listRunTasks", listRunTasksArguments, args);
   const include = [...new Set<RunTaskInclude>(["workspace_tasks", ...(args.include ?? [])])].join(",");
-  const list = await runTaskEndpoints(config, tuning).listTasks(organizationOf(args.organization, config, "listRunTasks"), include);
-  return list.items.map((task) => recordOf(task, list.included));
+  const organization = organizationOf(args.organization, config, "listRunTasks");
+  const list = await runTaskEndpoints(config, tuning).listTasks(organization, include);
+  return list.items.map((task) => recordOf(task, list.included, organization, args.include?.includes("workspace_tasks.workspace")));
 }
 
 /** The association of a task with a workspace. Fails when the task is not attached there. */

@@ -31,7 +31,7 @@ export async function afterFailedPatch(api: RunTaskEndpoints, update: TaskUpdate
   const { id, old, state, write, inputs } = update;
   let found: Awaited<ReturnType<RunTaskEndpoints["showTaskWithGlobal"]>>;
   try {
-    found = await api.showTaskWithGlobal(id);
+    found = await api.showTaskWithGlobal(id, state.organization);
   } catch {
     return err as Error;
   }

@@ -1,12 +1,12 @@
 import { alreadyExists } from "../common/alreadyExists";
-import type { SnapshotRunTaskError } from "../common/errors";
+import { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
-import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import type { ResourceObject } from "../services/runtask/jsonApi";
+import { runTaskEndpoints, withGlobalOf, type RunTaskEndpoints } from "../services/runtask/endpoints";
+import { relatedId, type ResourceObject } from "../services/runtask/jsonApi";
 import { foundInList, requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
@@ -14,7 +14,9 @@ import { checkRunTask, diffRunTaskDetail, runTaskTable } from "./fields";
 import { afterFailedPatch } from "./failedUpdate";
 import { asksForGlobal, globalOfCreate, globalToSend, reportedGlobal, sameGlobal, unsupportedAfterWrite } from "./global";
 import { noticeAdoption } from "../adoptionNotice";
+import { adoptsPendingCreate, namedForPendingCreate } from "../pendingCreates";
 import { taskIdOfImport } from "./importId";
+import { organizationHolding } from "./organization";
 import { inputsOf, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
 
 type Props = Record<string, unknown>;
@@ -45,7 +47,19 @@ function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskErro
     kind: "run task",
     id: found.id,
     identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
+    name: s.name,
   });
+}
+
+/** An import by id whose organization no list could name. */
+function organizationUnknown(importId: string, task: ResourceObject): SnapshotRunTaskError {
+  const related = relatedId(task, "organization");
+  return new SnapshotRunTaskError(
+    "not_found",
+    `import "${importId}": the task's organization cannot be told: neither runtask:organization nor its relationship's id` +
+      `${related ? ` ("${related}", the organization's id, which need not be its name)` : ""} names an organization whose task list ` +
+      "holds it. Import it as <organization>/<task-name>",
+  );
 }
 
 /**
@@ -98,7 +112,7 @@ export const runTaskProvider: ResourceProvider = {
         lookUp: async (i) => {
           const s = stateOf(i);
           const task = await findByName(runTaskEndpoints(), s.organization, s.name);
-          return task && { found: `${task.id} in organization "${s.organization}"`, state: taskFromWire(task, {}) };
+          return task && { found: `${task.id} in organization "${s.organization}"`, state: taskFromWire(task, { organization: s.organization }) };
         },
         alwaysWritten: () => ["hmacKey"],
       }),
@@ -110,7 +124,9 @@ export const runTaskProvider: ResourceProvider = {
     // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("run task", identityOf(s));
     if (undone && !(await api.deleteTask(undone))) await requireGoneTask(api, undone, s, "DELETE");
-    const existing = s.adopt === true ? await findByName(api, s.organization, s.name) : undefined;
+    // Adopted, or named by the recovery of an up stopped while creating it (pendingCreates.ts).
+    const found = s.adopt === true || namedForPendingCreate() ? await findByName(api, s.organization, s.name) : undefined;
+    const existing = found && (s.adopt === true || adoptsPendingCreate("run task", found.id)) ? found : undefined;
     // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
     const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
     const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
@@ -128,10 +144,19 @@ export const runTaskProvider: ResourceProvider = {
     const { id, organization } = importing ? await taskIdOfImport(api, readId) : { id: readId, organization: undefined };
     const prior = stateOf({ organization, ...props });
     // Global settings a show leaves out are read from the list, where they matter: an import, or a state that has some.
-    const found = importing || prior.global !== undefined ? await api.showTaskWithGlobal(id) : await api.showTask(id);
+    let found =
+      prior.organization && (importing || prior.global !== undefined) ? await api.showTaskWithGlobal(id, prior.organization) : await api.showTask(id);
     if (!found) {
       await requireGoneTask(api, id, prior, "GET");
       return GONE;
+    }
+    if (importing && !prior.organization) {
+      // Imported by its id: its organization's name is the one whose list holds it (organization.ts).
+      const holding = await organizationHolding(api, found.task, [defaultOrganization(providerContext().config)]);
+      if (!holding) throw organizationUnknown(readId, found.task);
+      prior.organization = holding.organization;
+      const global = found.task.attributes["global-configuration"] ?? holding.listed.attributes["global-configuration"];
+      if (global !== undefined) found = { ...found, task: withGlobalOf(found.task, global) };
     }
     if (importing) hold("run task", id);
     const state = taskFromWire(found.task, prior);

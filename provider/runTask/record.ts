@@ -31,4 +31,17 @@ export interface RunTaskRecord {
    * service's answer did not include them (it ignored `include`).
    */
   workspaceTaskIds?: string[];
+  /**
+   * The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+   * `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+   */
+  workspaces?: RunTaskWorkspace[];
+}
+
+/** A workspace a task is associated with, as the service includes it. */
+export interface RunTaskWorkspace {
+  /** The workspace's `ws-...` id. */
+  id: string;
+  /** The workspace's name. */
+  name: string;
 }

@@ -36,13 +36,15 @@ export function taskBody(state: RunTaskState, write: TaskWrite): Body {
 
 /**
  * The state for a task document: the service's attributes over the prior state (the HMAC key, never returned,
- * keeps its prior value), the organization from the relationship, and the prior global settings where the
- * document has none (a server whose show leaves them out: their drift cannot be seen then).
+ * keeps its prior value), the prior organization, and the prior global settings where the document has none (a
+ * server whose show leaves them out: their drift cannot be seen then). The organization is a name, which the paths
+ * take and a change of which replaces the task: never the relationship's `data.id`, which the spec calls the
+ * organization's id (organization.ts finds the name where nothing gives it).
  */
 export function taskFromWire(task: ResourceObject, prior: Props): RunTaskState {
   const read = fromWire(fields, task.attributes, prior);
   const state = withDefaults(fields, read) as RunTaskState;
-  state.organization = relatedId(task, "organization") ?? String(prior.organization ?? "");
+  state.organization = String(prior.organization ?? "");
   state.global = reportedGlobal(task) ?? (prior.global as RunTaskGlobal | undefined);
   if (state.global === undefined) delete state.global;
   if (prior.adopt !== undefined) state.adopt = prior.adopt === true;

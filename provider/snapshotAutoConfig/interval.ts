@@ -1,11 +1,22 @@
-import ms from "ms";
-
 /**
  * The service reads `interval` as integer seconds, a numeric string of seconds, or a duration string made of
- * number-unit parts (`24h`, `90m`, `1h30m`). Normalising to seconds here is what keeps `"24h"` in a program
- * from diffing against the `86400` the service returns on read.
+ * number-unit parts as Go's `time.ParseDuration` takes them (`24h`, `90m`, `1h30m`, `1500000000ns`; units ns, us, µs,
+ * ms, s, m, h). Normalising to seconds here is what keeps `"24h"` in a program from diffing against the `86400` the
+ * service returns on read.
  */
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+/** Nanoseconds per unit; `µs` is Go's micro sign (U+00B5), `μs` the Greek mu (U+03BC) it also takes. */
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+const NS_PER_SECOND = 1_000_000_000n;
 
 export type IntervalResult = { ok: true; seconds: number } | { ok: false; reason: string };
 
@@ -40,30 +51,29 @@ function parseSeconds(value: unknown): IntervalResult {
     const seconds = Number(text);
     return seconds > 0 ? { ok: true, seconds } : { ok: false, reason: `must be positive, got "${value}"` };
   }
-  const millis = parseDurationMillis(text);
-  if (millis === undefined) {
+  const nanos = parseDurationNanos(text);
+  if (nanos === undefined) {
     return { ok: false, reason: `"${value}" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"` };
   }
-  if (millis <= 0) return { ok: false, reason: `must be positive, got "${value}"` };
-  if (millis % 1000 !== 0) return { ok: false, reason: `"${value}" is not a whole number of seconds (${millis / 1000}s)` };
-  return { ok: true, seconds: millis / 1000 };
+  if (nanos <= 0n) return { ok: false, reason: `must be positive, got "${value}"` };
+  if (nanos % NS_PER_SECOND !== 0n) return { ok: false, reason: `"${value}" is not a whole number of seconds (${Number(nanos) / 1e9}s)` };
+  return { ok: true, seconds: Number(nanos / NS_PER_SECOND) };
 }
 
-/** Sum of the parts of a compound duration, each parsed with `ms`; undefined when the text is not one. */
-function parseDurationMillis(text: string): number | undefined {
+/** Sum of the parts of a compound duration, exactly, in nanoseconds (fractions of a nanosecond dropped, as Go does); undefined when the text is not one. */
+function parseDurationNanos(text: string): bigint | undefined {
   if (text.length === 0) return undefined;
-  let total = 0;
+  let total = 0n;
   PART.lastIndex = 0;
   while (PART.lastIndex < text.length) {
     const start = PART.lastIndex;
     const match = PART.exec(text);
     if (!match || match.index !== start) return undefined;
-    const part = ms(`${match[1]}${match[2]}` as ms.StringValue);
-    if (typeof part !== "number" || !Number.isFinite(part)) return undefined;
-    total += part;
+    const [whole, fraction = ""] = match[1].split(".");
+    const unit = UNIT_NS[match[2]];
+    total += BigInt(whole || "0") * unit + (fraction ? (BigInt(fraction) * unit) / 10n ** BigInt(fraction.length) : 0n);
   }
-  // Floating point sums of fractional parts (0.1h) are rounded to the millisecond they mean.
-  return Math.round(total * 1000) / 1000;
+  return total;
 }
 
 function describe(value: unknown): string {

@@ -10,6 +10,7 @@ import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../adoptionNotice";
+import { adoptsPendingCreate } from "../pendingCreates";
 import { checkSnapshotAutoConfig, diffSnapshotAutoConfigDetail, snapshotAutoConfigTable } from "./fields";
 import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
 import * as writes from "./writes";
@@ -68,12 +69,13 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const undone = ownDeleteLeftUndone("snapshot configuration", state.name);
     if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);
-    if (existing && state.adopt !== true) {
+    if (existing && state.adopt !== true && !adoptsPendingCreate("snapshot configuration", state.name)) {
       throw alreadyExists({
         label: `snapshot configuration "${state.name}"`,
         kind: "snapshot configuration",
         id: state.name,
         identity: "the same `name` (a configuration's name is the resource's name where `name` is not given)",
+        name: state.name,
       });
     }
     const writing = { api, state, secrets, inputs };

@@ -4,9 +4,9 @@
 
 /** The status of a configuration's snapshots (spec: "Snapshot status"), camelCased. */
 export interface SnapshotStatus {
-  /** Start of the snapshot in progress, or of the last one (ISO 8601). */
+  /** The service's `snapshot_start`: a time (ISO 8601); the spec does not say how it differs from `lastSnapshotStart`. */
   snapshotStart: string;
-  /** Where the snapshot in progress, or the last one, is written. */
+  /** The service's `snapshot_url`, shaped as `lastSnapshotUrl`; the spec does not say how it differs from it. */
   snapshotUrl: string;
   /** Start of the last snapshot (ISO 8601). */
   lastSnapshotStart: string;

@@ -24,8 +24,12 @@ export function toWire(fields: FieldTable, values: Props, options: WireOptions =
 
 /**
  * The state for what the service reports, from its wire attributes and the prior state:
- * - a write-only value, or a secret the service leaves out, blanks or masks (`isMasked`), keeps its prior value,
- *   and stays unset without one: a placeholder is no value, to be stored or written back;
+ * - a write-only value keeps its prior value; so does a secret the service masks (`isMasked`: a placeholder is no
+ *   value, to be stored or written back), which stays unset without one;
+ * - a secret the service blanks, or leaves out where the read shows secrets at all (a value, a blank or a mask: the
+ *   spec's read carries every parameter of the storage type), is held as none: removed outside, it leaves the state,
+ *   and the next `up` writes the program's back. A read that shows no secret at all is a service that hides them,
+ *   or one that holds none and leaves unset keys out, which one read cannot tell apart: the state's stay;
  * - an optional field without a default that the service reports with its zero value (`""`, `false`, `0`) stays
  *   unset when it was unset, so a service that echoes zero values causes no diff against a program without them;
  * - loose renderings are read as their type (`"true"`, `"42"`).
@@ -33,6 +37,7 @@ export function toWire(fields: FieldTable, values: Props, options: WireOptions =
  */
 export function fromWire(fields: FieldTable, wire: Props, prior: Props, options: WireOptions = {}): Props {
   const state: Props = {};
+  const showsSecrets = Object.values(fields).some((f) => onWire(f, options) && f.secret && !f.writeOnly && f.wire && wire[f.wire] != null);
   for (const [arg, field] of Object.entries(fields)) {
     if (!onWire(field, options)) continue;
     const priorValue = prior[arg];
@@ -41,8 +46,9 @@ export function fromWire(fields: FieldTable, wire: Props, prior: Props, options:
       field.value.type === "object" && isObject(raw)
         ? fromWire(field.value.fields, raw, isObject(priorValue) ? priorValue : {})
         : read(field.value, raw);
+    const keep = field.writeOnly || (field.secret && (isMasked(value) || (value === undefined && !showsSecrets)));
     if (value === undefined || (field.secret && (value === "" || isMasked(value)))) {
-      if ((field.writeOnly || field.secret) && priorValue !== undefined) state[arg] = priorValue;
+      if (keep && priorValue !== undefined) state[arg] = priorValue;
       continue;
     }
     if (isZero(value) && priorValue === undefined && !field.required && !field.default) continue;

@@ -1,8 +1,7 @@
 import { orUnknown } from "../common/validate";
-import { ENFORCEMENT_LEVELS, sameStages, STAGES, STAGES_ON_STAGE_UPDATE } from "../services/runtask/vocabulary";
+import { ENFORCEMENT_LEVELS, sameStages, STAGES } from "../services/runtask/vocabulary";
 import { enforcementLevelSchema, idSchema, stageListSchema, stageSchema, workspaceIdSchema } from "../services/runtask/vocabularySchemas";
 import { defineTable, t, value } from "../table/field";
-import { isUnknown } from "../common/unknown";
 import { checkByTable, type CheckResult, type Rule } from "../table/check";
 import { diffByTable, outcomeOf, type DiffDetail, type DiffOutcome } from "../table/diff";
 
@@ -48,32 +47,14 @@ export const stageOrStages: Rule = ({ values }) =>
     ? [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }]
     : [];
 
-/**
- * On update the service takes the deprecated `stage` only as pre_plan or post_plan. An unchanged `stage` (the
- * same as the state's, or its only stage after a refresh) does not block other updates.
- */
-export const stageChangeOnUpdate: Rule = ({ values, olds }) => {
-  const isUpdate = Object.keys(olds).some((k) => k !== "__provider");
-  const stage = values.stage;
-  if (!isUpdate || typeof stage !== "string" || isUnknown(stage)) return [];
-  const unchanged = stage === olds.stage || (Array.isArray(olds.stages) && olds.stages.length === 1 && olds.stages[0] === stage);
-  if (unchanged || STAGES_ON_STAGE_UPDATE.includes(stage as never)) return [];
-  return [
-    {
-      property: "stage",
-      reason: `can change only to ${STAGES_ON_STAGE_UPDATE.map((s) => `"${s}"`).join(" or ")} on an existing association; use stages: ["${stage}"] instead`,
-    },
-  ];
-};
-
-export const workspaceRunTaskRules: readonly Rule[] = [stageOrStages, stageChangeOnUpdate];
+export const workspaceRunTaskRules: readonly Rule[] = [stageOrStages];
 
 // What the table answers: check and diff, which send nothing.
 
 /**
  * Validates and normalises `WorkspaceRunTask` arguments: `stages` defaults to ["post_plan"]; the deprecated
- * `stage` maps to `stages` when `stages` is absent, and takes only pre_plan or post_plan when it changes on an
- * existing association, as the service's update does.
+ * `stage` maps to `stages` when `stages` is absent. Any stage is taken, on update too: the spec's update takes the
+ * deprecated `stage` attribute only as pre_plan or post_plan, but only `stages` is sent, which takes all four.
  */
 export function checkWorkspaceRunTask(olds: Record<string, unknown>, news: Record<string, unknown>): CheckResult {
   return checkByTable(workspaceRunTaskTable, news, olds, {}, workspaceRunTaskRules);

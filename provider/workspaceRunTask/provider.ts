@@ -1,5 +1,5 @@
 import { alreadyExists } from "../common/alreadyExists";
-import { messageOf, SnapshotRunTaskError } from "../common/errors";
+import { hasCode, messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
 import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
@@ -7,9 +7,11 @@ import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { associationOfTask, foundInList, requireAssociationGone } from "../services/runtask/proofOfGone";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
+import { ServiceError } from "../http/serviceError";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
 import { noticeAdoption } from "../adoptionNotice";
+import { adoptsPendingCreate, namedForPendingCreate } from "../pendingCreates";
 import { associationOfImport } from "./importId";
 import { checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, workspaceRunTaskTable } from "./fields";
 import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
@@ -35,11 +37,55 @@ function isWhatWasSent(found: WorkspaceTaskRecord, sent: WorkspaceRunTaskState):
   return found.enforcementLevel === sent.enforcementLevel && sameStages(found.stages, sent.stages);
 }
 
-/** The association of that task in the workspace, looking through every page. */
-export async function findByTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord | undefined> {
+/**
+ * The associations of that task in the workspace, looking through every page of a list whose pages agree (one that
+ * changed while read may leave one out). The spec does not forbid two of one task.
+ */
+async function associationsOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord[]> {
   const list = await api.listWorkspaceTasks(workspaceId);
-  const found = foundInList(list, (r) => workspaceTaskFromWire(r, workspaceId).taskId === taskId, `the run task list of workspace ${workspaceId}`);
-  return found && workspaceTaskFromWire(found, workspaceId);
+  const records = list.items.map((r) => workspaceTaskFromWire(r, workspaceId)).filter((r) => r.taskId === taskId);
+  // Undefined where the list's pages disagree and show none: foundInList's error, which says nothing can be concluded.
+  if (!list.consistent) foundInList(list, () => false, `the run task list of workspace ${workspaceId}`);
+  return records;
+}
+
+/** The list before an associate: a 404 holds none; another failure stops the create before anything is sent. */
+function noneWhereNotFound(err: unknown): WorkspaceTaskRecord[] {
+  if (hasCode(err, "not_found") && err instanceof ServiceError) return [];
+  if (err instanceof ServiceError)
+    throw err.with({ advice: [err.advice, "read before associating: nothing was associated"].filter(Boolean).join("; ") });
+  throw err;
+}
+
+/** The association of that task in the workspace; where it holds several, an error naming them all. */
+export async function findByTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord | undefined> {
+  const found = await associationsOfTask(api, workspaceId, taskId);
+  if (found.length > 1) {
+    throw new SnapshotRunTaskError(
+      "conflict",
+      `run task service: workspace ${workspaceId} holds ${found.length} associations of task ${taskId} (${found.map((r) => r.id).join(", ")}): ` +
+        "which one is meant cannot be told. Keep one (delete the others at the service), then run the command again",
+    );
+  }
+  return found[0];
+}
+
+/**
+ * The association a create made, told from those of the same task the workspace held before it (`before`): the
+ * service's 204 carries no id, and an answer lost carries nothing. None new: undefined (the list may lag behind);
+ * several: an error naming them all, since which one is this create's cannot be told.
+ */
+async function madeSince(api: RunTaskEndpoints, s: WorkspaceRunTaskState, before: ReadonlySet<string>): Promise<WorkspaceTaskRecord | undefined> {
+  const made = (await associationsOfTask(api, s.workspaceId, s.taskId)).filter((r) => !before.has(r.id));
+  if (made.length > 1) {
+    throw new SnapshotRunTaskError(
+      "conflict",
+      `run task service: task ${s.taskId} was associated to workspace ${s.workspaceId}, which now holds ${made.length} associations of it ` +
+        `that were not there before the create (${made.map((r) => r.id).join(", ")}): which one is this create's cannot be told, and none ` +
+        "is recorded. Keep one (delete the others at the service), then adopt it (`adopt: true`)",
+    );
+  }
+  return made[0];
 }
 
 /**
@@ -50,7 +96,10 @@ export async function findByTask(api: RunTaskEndpoints, workspaceId: string, tas
  * task, `<workspace-id>/<task-id>`, which later calls resolve (a partial failure): never made and unrecorded.
  */
 async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs: Props): Promise<WorkspaceTaskRecord> {
-  const find = () => findByTask(api, s.workspaceId, s.taskId);
+  // Those of the task there before: what the create made is told from them afterwards. A workspace that answers 404
+  // holds none this token sees; the POST's own 404 then says which part answered.
+  const before = new Set((await associationsOfTask(api, s.workspaceId, s.taskId).catch(noneWhereNotFound)).map((r) => r.id));
+  const find = () => madeSince(api, s, before);
   const post = async () => {
     const resource = await api.associate(s.workspaceId, workspaceTaskBody(s, { withTask: true }));
     if (resource) return workspaceTaskFromWire(resource, s.workspaceId);
@@ -59,6 +108,8 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs
     try {
       found = await find();
     } catch (err) {
+      // Several made since: none can be recorded as this one (an id by its task would resolve to any of them).
+      if (hasCode(err, "conflict")) throw err;
       failure = err;
     }
     if (found) return found;
@@ -72,7 +123,13 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs
       { cause: failure },
     );
   };
-  return createRefusalChecked(api.http, { post, find, matches: (found) => isWhatWasSent(found, s), exists: (found) => alreadyAttached(s, found) });
+  return createRefusalChecked(api.http, {
+    post,
+    find,
+    existing: () => findByTask(api, s.workspaceId, s.taskId),
+    matches: (found) => isWhatWasSent(found, s),
+    exists: (found) => alreadyAttached(s, found),
+  });
 }
 
 /**
@@ -136,7 +193,9 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("association", identityOf(s));
     if (undone && !(await api.deleteWorkspaceTask(s.workspaceId, undone))) await requireAssociationGone(api, "DELETE", s.workspaceId, undone);
-    const existing = s.adopt === true ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
+    // Adopted, or named by the recovery of an up stopped while creating it (pendingCreates.ts).
+    const found = s.adopt === true || namedForPendingCreate() ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
+    const existing = found && (s.adopt === true || adoptsPendingCreate("association", found.id)) ? found : undefined;
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
       : await associate(api, s, inputs);

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as core from "../../provider/functions/runTask";
-import type { RunTaskInclude, RunTaskRecord } from "../../provider/runTask/record";
+import type { RunTaskInclude, RunTaskRecord, RunTaskWorkspace } from "../../provider/runTask/record";
 import type { WorkspaceTaskRecord } from "../../provider/workspaceRunTask/record";
 import { programConfig } from "../programConfig";
 import { whenSourcesExist, type OutputArgs } from "./outputArgs";
 
-export type { RunTaskRecord as RunTaskInfo, WorkspaceTaskRecord as WorkspaceRunTaskInfo, RunTaskInclude };
+export type { RunTaskRecord as RunTaskInfo, WorkspaceTaskRecord as WorkspaceRunTaskInfo, RunTaskInclude, RunTaskWorkspace };
 
 /** A run task by its `task-...` id, or by its name in an organization (default: `runtask:organization`). */
 export type GetRunTaskArgs = { organization?: string; name: string } | { id: string };

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { descendants } from "../../bench/processTree";
 import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { startEmulator, type Emulator } from "../../emulator";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
@@ -568,6 +569,57 @@ describe("calls that meet", () => {
       "config set-all 0",
     ]);
     expect(cli.callsOf("stack init")[0].args).toEqual(["stack", "init", raced, "--non-interactive"]);
+  });
+});
+
+describe("a CLI killed while creating", () => {
+  const stack = "killed";
+
+  /** SIGKILL to the real CLI that runs `up` (the recorder's child), as a CI runner's timeout kills it. */
+  function killUp(): void {
+    const up = descendants(process.pid).find((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/exe`).endsWith("/pulumi") && readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1] === "up";
+      } catch {
+        return false;
+      }
+    });
+    expect(up).toBeDefined();
+    process.kill(up!, "SIGKILL");
+  }
+
+  test("the task made and unrecorded, the stack cancelled: provision with adoptPendingCreates takes over that task for that resource and drops the pending create; the next provision changes nothing", async () => {
+    const held = holdTaskCreate(`${stack}-scanner`);
+    const running = failure(automation.provision(options(stack)));
+    try {
+      await until(() => held.arrived(), "the create of the task to reach the emulator");
+      killUp();
+    } finally {
+      held.release();
+    }
+    await running;
+    const made = emulator.runTask.tasks().filter((t) => t.name === `${stack}-scanner`);
+    expect(made).toHaveLength(1);
+    expect(stateOf(stack).pendingOperations.map((p) => [nameOf(p.resource.urn), p.type])).toEqual([["scanner", "creating"]]);
+    await automation.withProvisioningStack(options(stack), (s) => s.cancel());
+
+    cli.reset();
+    const recovered = await automation.provision({ ...options(stack), adoptPendingCreates: true });
+    expect(recovered.changes).toMatchObject({ create: 2 });
+    expect(packageResources(stateOf(stack)).find((r) => nameOf(r.urn) === "scanner")?.id).toBe(made[0].id);
+    expect(stateOf(stack).pendingOperations).toEqual([]);
+    expect(emulator.runTask.tasks().filter((t) => t.name === `${stack}-scanner`)).toHaveLength(1);
+    expectServiceMatchesBackend();
+    // The variable reached the up alone; the refresh that dropped the pending create read that resource alone.
+    const [up] = cli.callsOf("up");
+    expect(up.env).toContain("PULUMI_SNAPSHOT_RUNTASK_ADOPT_PENDING_CREATES");
+    const [refresh] = cli.callsOf("refresh");
+    expect(refresh.args).toEqual(expect.arrayContaining(["--clear-pending-creates", "--target", `urn:pulumi:${stack}::${PROJECT}::${RT}::scanner`]));
+    expect(refresh.env).not.toContain("PULUMI_SNAPSHOT_RUNTASK_ADOPT_PENDING_CREATES");
+
+    cli.reset();
+    expect((await automation.provision({ ...options(stack), adoptPendingCreates: true })).changes).toEqual({ same: 3 });
+    expect(cli.callsOf("refresh")).toEqual([]);
   });
 });
 

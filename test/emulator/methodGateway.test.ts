@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import { listenWithMethodRewriting, RequestRewriter } from "../../emulator/core/methodGateway";
+import { localConfig, SnapshotApi } from "../support/snapshotApi";
 
 // A body that itself looks like a LIST request: only correct framing leaves it alone.
 const trap = "\r\n\r\nLIST /v1/c HTTP/1.1\r\n\r\n";
@@ -44,6 +45,28 @@ describe("listenWithMethodRewriting", () => {
       expect(at).toBeGreaterThanOrEqual(idleSince);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe("a client's own x-original-method", () => {
+  test("is dropped: a request is served as its request line says, a LIST as the gateway says", () => {
+    const rewriter = new RequestRewriter();
+    const sent = "GET /v1/a HTTP/1.1\r\nX-Original-Method: DELETE\r\nHost: x\r\n\r\nLIST /v1/b HTTP/1.1\r\nx-original-method: DELETE\r\n\r\n";
+    expect(rewriter.push(Buffer.from(sent, "latin1")).toString("latin1")).toBe(
+      "GET /v1/a HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/b HTTP/1.1\r\nx-original-method: LIST\r\n\r\n",
+    );
+  });
+
+  test("never makes a GET of a snapshot configuration a DELETE at the emulator", async () => {
+    const api = await SnapshotApi.start();
+    try {
+      await api.write("daily", localConfig());
+      expect((await api.call("GET", "/config/daily", undefined, { headers: { "x-original-method": "DELETE" } })).status).toBe(200);
+      expect(api.emulator.snapshot.configs.has("daily")).toBe(true);
+      expect(api.emulator.requests.entries.map((e) => e.method)).toEqual(["POST", "GET"]);
+    } finally {
+      await api.close();
     }
   });
 });

@@ -114,3 +114,23 @@ describe("run task emulator: duplicates", () => {
     expect(api.emulator.runTask.workspaceTasks({ workspaceId: ws }).map((w) => w.taskId)).toEqual([first.id, first.id]);
   });
 });
+
+describe("run task emulator: organizationIds", () => {
+  test("the relationship's id is the organization's name by default; under opaque an id of its own, the same each time, which no path takes", async () => {
+    api = await RunTaskApi.start({});
+    const named = await api.createTask("scan");
+    expect(named.relationships.organization.data).toEqual({ id: "emulator-org", type: "organizations" });
+    await api.close();
+
+    api = await RunTaskApi.start({ organizationIds: "opaque" });
+    const task = await api.createTask("scan");
+    const { id } = task.relationships.organization.data;
+    expect(id).toMatch(/^org-[\w-]{16}$/);
+    expect((await api.call("GET", `/tasks/${task.id}`)).body.data.relationships.organization.data.id).toBe(id);
+    const ws = api.ws("app-production");
+    await api.associate(ws, task.id);
+    const included = (await api.call("GET", `/tasks/${task.id}?include=workspace_tasks.workspace`)).body.included;
+    expect(included.find((r: { type: string }) => r.type === "workspaces").relationships.organization.data.id).toBe(id);
+    expect((await api.call("GET", `/organizations/${id}/tasks`)).status).toBe(404);
+  });
+});

@@ -78,7 +78,7 @@ test("moved to new names: refused without aliases, deleting nothing; with aliase
 
   const refused = await up(program(moved));
   expect(refused.ok).toBe(false);
-  expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. Renamed or moved in the program.*`aliases`/);
+  expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. .*Renamed or moved in the program.*`aliases`/);
   expectOnceEach("scanner", "offsite");
 
   suite.emulator.requests.reset();
@@ -173,7 +173,7 @@ test("--target changes the targeted resource alone", async () => {
   expect(suite.emulator.snapshot.configs.get("offsite")!.config.retain).toBe(4);
 });
 
-test("a configuration without `name` renamed: with aliases, replaced under its new name (its name is the resource's); without, made anew and the old deleted", async () => {
+test("a configuration without `name` renamed: with aliases, the same object, which keeps its name; without, made anew under the new name and the old deleted", async () => {
   const unnamed = (resource: string, aliases?: string) => ({
     resources: [
       {
@@ -186,8 +186,8 @@ test("a configuration without `name` renamed: with aliases, replaced under its n
   });
   await up(unnamed("nightly"));
   const aliased = await up(unnamed("nightly-renamed", "nightly"));
-  expect(opsByName(aliased)).toMatchObject({ "nightly-renamed": "replace" });
-  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly-renamed"]);
+  expect(opsByName(aliased)).toMatchObject({ "nightly-renamed": "same" });
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly"]);
   const renamed = await up(unnamed("nightly-2"));
   expect(opsByName(renamed)).toEqual({ "nightly-2": "create", "nightly-renamed": "delete" });
   expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly-2"]);

@@ -14,8 +14,9 @@ import { isEncryptedSecret, nameOf, type StateResource } from "../support/engine
  * A stack of the three dynamic resources through the Pulumi engine (an inline Automation API program, the SDK's
  * dynamic provider plugin), against the emulator: its life in order, as a user's goes, twice: against a run task
  * service answering as the spec's tables say (the emulator's default) and as its samples show (`enabled` a string,
- * show without global settings, the HMAC key read as `hmac_key`, associate answering with a document). After each
- * step the service holds exactly the objects the state names.
+ * show without global settings, the HMAC key read as `hmac_key`, associate answering with a document), there with
+ * organizations whose relationship id is not their name. After each step the service holds exactly the objects the
+ * state names.
  */
 jest.setTimeout(600_000);
 
@@ -72,6 +73,9 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
       snapshot: { tokens: { [CANARY.snapshotToken]: { sudo: true }, [CANARY.snapshotTokenNew]: { sudo: true } }, takeSnapshots: false },
       runTask: {
         shapes,
+        // Under the samples, organizations are known by an id of their own besides their name (the spec's relationship
+        // gives the id): a refresh keeps the name in `organization`, so the unchanged program replaces nothing.
+        organizationIds: shapes === "samples" ? "opaque" : "name",
         tokens: { [CANARY.runTaskToken]: FULL_GRANT, [CANARY.runTaskTokenNew]: FULL_GRANT, [BLIND_TOKEN]: { organizations: [] } },
         organizations: [
           { name: "acme", globalRunTasks: true, workspaces: [{ name: "app-production" }, { name: "network" }] },
@@ -253,22 +257,27 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
     expectServiceMatchesState(emulator, stack);
   });
 
-  test("refresh shows drift and drops what was deleted outside Pulumi; the next up restores it", async () => {
+  test("refresh shows drift and drops what was deleted outside Pulumi, a credential removed there included; the next up restores it", async () => {
     emulator.snapshot.configs.get("daily-v2")!.config.retain = 9;
     emulator.runTask.store.workspaceTasks.delete(resource("attach").id!);
+    // The service shows credentials (the spec's read shape); one is removed there, as its POST with "" removes it.
+    (emulator.snapshot.configs.get("offsite")!.config as Record<string, unknown>).cloudA_session_token = "";
     const refreshed = await run("refresh");
-    expect(refreshed.changes).toMatchObject({ update: 1, delete: 1 });
+    expect(refreshed.changes).toMatchObject({ update: 2, delete: 1 });
     expect(refreshed.output).toMatch(/SnapshotAutoConfig daily updated .*\[diff: ~retain\]/);
     expect(refreshed.output).toMatch(/WorkspaceRunTask attach deleted/);
     expect(resource("daily").outputs?.retain).toBe(9);
     expect(resource("attach")).toBeUndefined();
+    expect(resource("offsite").outputs).not.toHaveProperty("cloudASessionToken");
+    expect(isEncryptedSecret(resource("offsite").outputs?.cloudASecretAccessKey)).toBe(true);
     // The write-only key stays the state's.
     expect(isEncryptedSecret(resource("scanner").outputs?.hmacKey)).toBe(true);
     expectServiceMatchesState(emulator, stack);
 
     const up = await run("up", program(final));
-    expect(opsByName(up)).toMatchObject({ daily: "update", attach: "create", scanner: "same" });
+    expect(opsByName(up)).toMatchObject({ daily: "update", offsite: "update", attach: "create", scanner: "same" });
     expect(emulator.snapshot.configs.get("daily-v2")?.config.retain).toBe(3);
+    expect(emulator.snapshot.configs.get("offsite")?.config).toMatchObject({ cloudA_session_token: CANARY.sessionToken });
     expectServiceMatchesState(emulator, stack);
   });
 
@@ -331,6 +340,15 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
     );
     expect(invalid.output).toMatch(
       /WorkspaceRunTask resource 'attach': property stages\[0\] .*"pre-apply" is not a stage: did you mean "pre_apply"\? \(stages use underscores\)/,
+    );
+    // A nested property: the engine prints no value beside it (`value {<nil>}`), so the message carries the one refused.
+    const nested = await run(
+      "up",
+      program((p) => (p.tasks.scanner.global = { enabled: true, stages: ["pre_plan", "preplan"], enforcementLevel: "advisory" })),
+      true,
+    );
+    expect(nested.output).toMatch(
+      /RunTask resource 'scanner': property global\.stages\[1\] value \{<nil>\} has a problem: must be one of .*, got "preplan"/,
     );
     expectServiceMatchesState(emulator, stack);
     await run("destroy");

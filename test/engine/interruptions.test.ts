@@ -1,6 +1,7 @@
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { engineSuite } from "../support/engine/engineSuite";
-import { EngineStack, opsByName, type ProgramSpec } from "../support/engine/engineStack";
+import { readFileSync } from "node:fs";
+import { EngineStack, killProcesses, opsByName, processAlive, type ProgramSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState, ledger } from "../support/engine/serviceLedger";
 import { nameOf } from "../support/engine/stateFile";
 import { Switchboard } from "../support/switchboard";
@@ -8,9 +9,10 @@ import { Switchboard } from "../support/switchboard";
 /**
  * Engine sequences that stop midway, through the Pulumi engine:
  * - the CLI killed (SIGKILL, as a CI runner's timeout kills it) while a create's request is at the service, which
- *   carries it out: the object is made, and the state holds a pending create, no resource, and the stack's lock;
- *   then the way back, as the CLI and the provider tell it: `pulumi cancel`, an up refused "already exists" naming
- *   `adopt`, an up with it, `pulumi refresh --clear-pending-creates`;
+ *   carries it out: the object is made, and the state holds a pending create, no resource, and the stack's lock; the
+ *   plugin processes it had started end by themselves; then the way back, as the CLI and the provider tell it:
+ *   `pulumi cancel`, an up refused "already exists" that prints the commands that record the object (its URN, its
+ *   id), run as printed, with no program change;
  * - the CLI killed while an update's request is at the service: the next up writes it again, nothing duplicated;
  * - a delete-first replacement whose create the service refuses: the engine keeps the deleted resource in the state,
  *   pending replacement (pulumi/pulumi `step.go`, `DeleteStep.Apply`), so the state claims no object that is gone;
@@ -59,28 +61,65 @@ async function killedDuring(stack: EngineStack, request: (method: string, route:
   calls.reset();
 }
 
+/**
+ * Kills the CLI of `up` alone (its plugins left running, as after a CI runner's timeout) once `request` reached the
+ * service, which then carries it out; answers the plugin processes the CLI had started (the dynamic provider plugin
+ * and its shell script, or the provider plugins; not the language host, which is not this package's).
+ */
+async function killedAloneDuring(
+  stack: EngineStack,
+  request: (method: string, route: string) => boolean,
+): Promise<{ orphans: number[]; plugins: number[] }> {
+  const hold = holdFirst(request);
+  const running = stack.start("up");
+  await hold.arrived;
+  const orphans = await running.killCliAlone();
+  hold.release();
+  expect((await running.done).ok).toBe(false);
+  calls.reset();
+  return { orphans, plugins: orphans.filter((pid) => /pulumi-resource-|dynamic-provider/.test(commandLineOf(pid))) };
+}
+
+function commandLineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
+
+/** Waits up to `ms` for every process to end; answers those still running. */
+async function stillRunningAfter(pids: number[], ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  while (pids.some(processAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return pids.filter(processAlive);
+}
+
 describe("the CLI killed in the middle of a create, the service carrying it out", () => {
   test.each(["inline", "yaml"] as const)(
-    "%s: the object is made, the state holds a pending create; cancel, adopt, clear: one object, recorded",
+    "%s: the object is made, the state holds a pending create, the plugins end by themselves; cancel; the refusal prints the recovery, which records it with no program change",
     async (runtime) => {
       const stack = stackOf(`killed-create-${runtime}`, runtime);
-      const program = (adopt: boolean) => {
-        if (runtime === "inline")
-          stack.program({
-            resources: [{ type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan", ...(adopt ? { adopt } : {}) } }],
-          });
-        else
-          stack.yamlProgram(
-            `resources:\n  scanner:\n    type: runtask:index:RunTask\n    properties:\n      url: https://hooks.example.com/scan\n${adopt ? "      adopt: true\n" : ""}`,
-          );
-      };
-      program(false);
-      await killedDuring(stack, (method, route) => method === "POST" && route === "/api/v2/organizations/:org/tasks");
+      if (runtime === "inline") stack.program({ resources: [{ type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan" } }] });
+      else stack.yamlProgram(`resources:\n  scanner:\n    type: runtask:index:RunTask\n    properties:\n      url: https://hooks.example.com/scan\n`);
+      const { orphans, plugins } = await killedAloneDuring(
+        stack,
+        (method, route) => method === "POST" && route === "/api/v2/organizations/:org/tasks",
+      );
+      // The plugin processes, this package's code loaded in them, end within seconds of their engine's death (the
+      // YAML language host is not this package's: it is ended here).
+      expect(plugins.length).toBeGreaterThan(0);
+      try {
+        expect(await stillRunningAfter(plugins, 10_000)).toEqual([]);
+      } finally {
+        killProcesses(orphans);
+      }
 
       // Made, and not recorded: the engine died before the answer. The state names the create as pending.
       const [made] = tasksNamed("scanner");
       expect(tasksNamed("scanner")).toHaveLength(1);
-      expect(stack.state().pendingOperations.map((p) => [nameOf(p.resource.urn), p.type])).toEqual([["scanner", "creating"]]);
+      const [pending] = stack.state().pendingOperations;
+      expect([nameOf(pending.resource.urn), pending.type]).toEqual(["scanner", "creating"]);
       expect(ledger(suite.emulator, stack)).toEqual({ stranded: [`RunTask ${made.id}`], lost: [], claimedTwice: [] });
 
       // The killed CLI left the stack locked; the CLI says to cancel.
@@ -90,28 +129,52 @@ describe("the CLI killed in the middle of a create, the service carrying it out"
       );
       expect((await stack.cli(["cancel", "--yes"])).code).toBe(0);
 
+      // Refused, with the way back in full: the resource's URN, the object's id, as a CI job can run it.
       const refused = await stack.up();
       expect(refused.ok).toBe(false);
       expect(refused.output).toMatch(/Attempting to deploy or update resources with 1 pending operations from previous deployment/);
       expect(refused.output).toContain(`run task "scanner" of organization "acme" already exists (${made.id})`);
-      expect(refused.output).toMatch(
-        /stopped while creating it .*Set `adopt: true` for one `pulumi up`, then run `pulumi refresh --clear-pending-creates`/,
+      const urn = pending.resource.urn;
+      const recovery = refused.output.match(/Record it with no program change: `([^`]+)`/)?.[1];
+      expect(recovery).toBe(
+        `pulumi stack export --stack dev | grep -qF '"${urn}"' && PULUMI_SNAPSHOT_RUNTASK_ADOPT_PENDING_CREATES='${urn} ${made.id}' ` +
+          `pulumi up --yes --stack dev && pulumi refresh --clear-pending-creates --yes --stack dev --target ${urn}`,
       );
       expect(tasksNamed("scanner")).toHaveLength(1);
 
-      program(true);
-      const adopted = await stack.up();
-      expect(adopted.error).toBeUndefined();
+      suite.emulator.requests.reset();
+      if (runtime === "yaml") {
+        // As printed.
+        const recovered = await stack.shell(recovery!);
+        expect(recovered.stderr).toBe("");
+        expect(recovered.code).toBe(0);
+      } else {
+        // The CLI built here has no Node.js language host to run the program: the up goes through the Automation API,
+        // with the variable as printed, its adopt's write held a while (the engine waits: the plugin stays); the rest as printed.
+        const [guard, up, refresh] = recovery!.split(" && ");
+        expect((await stack.shell(guard)).code).toBe(0);
+        const value = /^PULUMI_SNAPSHOT_RUNTASK_ADOPT_PENDING_CREATES='([^']+)' pulumi up --yes --stack dev$/.exec(up)?.[1];
+        const patch = holdFirst((method, route) => method === "PATCH" && route === "/api/v2/tasks/:id");
+        const adopting = stack.up({}, { PULUMI_SNAPSHOT_RUNTASK_ADOPT_PENDING_CREATES: value });
+        await patch.arrived;
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        patch.release();
+        const adopted = await adopting;
+        expect(adopted.error).toBeUndefined();
+        expect(adopted.output).toMatch(
+          new RegExp(`run task ${made.id}, made by an up of this stack that was stopped while creating it, is taken over and recorded`),
+        );
+        calls.reset();
+        expect((await stack.shell(refresh)).code).toBe(0);
+      }
       expect(stack.state().resources.find((r) => nameOf(r.urn) === "scanner")?.id).toBe(made.id);
-      expectServiceMatchesState(suite.emulator, stack);
-      expect((await stack.cli(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"])).code).toBe(0);
       expect(stack.state().pendingOperations).toEqual([]);
+      expect(tasksNamed("scanner")).toHaveLength(1);
+      expectServiceMatchesState(suite.emulator, stack);
 
-      program(false);
       suite.emulator.requests.reset();
       expect((await stack.up()).changes).toEqual({ same: 2 });
       expect(suite.emulator.requests.writes()).toBe(0);
-      expectServiceMatchesState(suite.emulator, stack);
       expect((await stack.destroy()).error).toBeUndefined();
       expect(suite.emulator.runTask.tasks()).toEqual([]);
       stack.remove();

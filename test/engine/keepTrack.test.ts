@@ -150,8 +150,13 @@ test("tokens that may not act, on a service whose task answers leave out what th
 
 test("an association made (204) whose id the list cannot give is recorded by its task (the partial-failure answer); the next up updates it, a refresh finds its id", async () => {
   const stack = stackOf("association-unlisted");
+  // The list the create reads before its associate call answers; those after it fail.
+  let associated = false;
+  calls.answers.push((req, route) => void (associated ||= req.method === "POST" && route === "/api/v2/workspaces/:ws/tasks"));
   calls.answers.push((req, route) =>
-    req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
+    associated && req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks"
+      ? { status: 503, body: { errors: [{ status: "503" }] } }
+      : undefined,
   );
   stack.program({ resources: attached("mandatory") });
   const made = await stack.up();

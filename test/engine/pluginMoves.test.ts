@@ -111,7 +111,7 @@ test("moves: refused without aliases, deleting nothing; with aliases nothing is 
 
   const refused = await up(program(moved));
   expect(refused.ok).toBe(false);
-  expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. Renamed or moved in the program.*`aliases`/);
+  expect(refused.output).toMatch(/already exists \(\S+\); a create never overwrites it\. .*Renamed or moved in the program.*`aliases`/);
   expectOnceEach("scanner", "offsite");
 
   suite.emulator.requests.reset();
@@ -251,8 +251,13 @@ test("partial failures: an association made (204) whose id the list cannot give 
   const taskId = tasksNamed("scanner")[0].id;
   suite.emulator.runTask.store.workspaceTasks.delete(suite.emulator.runTask.workspaceTasks().find((a) => a.workspaceId === ws("app"))!.id);
   await stack.refresh();
+  // The list the create reads before its associate call answers; those after it fail.
+  let associated = false;
+  calls.answers.push((req, route) => void (associated ||= req.method === "POST" && route === "/api/v2/workspaces/:ws/tasks"));
   calls.answers.push((req, route) =>
-    req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
+    associated && req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks"
+      ? { status: 503, body: { errors: [{ status: "503" }] } }
+      : undefined,
   );
   const failed = await up(spec("mandatory"));
   expect(failed.ok).toBe(false);

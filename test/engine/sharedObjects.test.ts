@@ -1,16 +1,17 @@
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
-import { EngineStack, type EngineRun } from "../support/engine/engineStack";
+import { EngineStack, type EngineRun, type ResourceSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
-import { nameOf, typeOf } from "../support/engine/stateFile";
+import { nameOf, packageResources, typeOf } from "../support/engine/stateFile";
 import { Switchboard } from "../support/switchboard";
 
 /**
  * Sequences where two resources of a stack meet one object, or one resource meets itself under two names, through
  * the Pulumi engine (pulumi/pulumi `step_generator.go`: a move without `aliases` creates at the new name, then
  * deletes the old; a delete-first replacement of a resource renamed with `aliases` sends Delete with the old state's
- * URN and Create with the new; a resource with init errors is replaced under `replaceOnChanges: ["*"]`). After
- * each step the service holds exactly the objects the state names, once each, and a destroy leaves it empty.
+ * URN and Create with the new; a resource with init errors is replaced under `replaceOnChanges: ["*"]`); and two
+ * stacks that give the same names. After each step the service holds exactly the objects the states name, once
+ * each, and a destroy leaves it empty.
  */
 jest.setTimeout(300_000);
 
@@ -107,4 +108,71 @@ test("a dynamic resource with init errors replaced under replaceOnChanges: ['*']
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "nightly")?.initErrors).toBeUndefined();
   expectServiceMatchesState(suite.emulator, stack);
   await expectDestroyLeavesNothing(stack);
+});
+
+test("two stacks, one name: the second stack's creates are refused naming the other stack as the cause, its printed recovery does nothing there, and names of its own from the stack's name keep both", async () => {
+  const dev = suite.stack("inline", "two-stacks", { stack: "dev" });
+  const prod = suite.stack("inline", "two-stacks", { stack: "prod" });
+  const app = suite.emulator.runTask.workspace("app").id;
+  const program = (suffix: string, extra: ResourceSpec[] = []) => ({
+    resources: [
+      { type: "SnapshotAutoConfig", name: "nightly", args: { ...hourly, ...(suffix ? { name: `nightly-${suffix}` } : {}) } },
+      { type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan", ...(suffix ? { name: `scanner-${suffix}` } : {}) } },
+      { type: "WorkspaceRunTask", name: "on-app", args: { workspaceId: app, taskId: { $ref: "scanner" }, enforcementLevel: "advisory" } },
+      ...extra,
+    ],
+  });
+  expect((await dev.program(program("")).up()).error).toBeUndefined();
+  const [devTask] = suite.emulator.runTask.tasks();
+
+  // The same names in a second stack (and an association of the first stack's task to the same workspace).
+  const devTaskOnApp: ResourceSpec = {
+    type: "WorkspaceRunTask",
+    name: "dev-scanner-on-app",
+    args: { workspaceId: app, taskId: devTask.id, enforcementLevel: "advisory" },
+  };
+  suite.emulator.requests.reset();
+  const refused = await prod.program(program("", [devTaskOnApp])).up();
+  expect(refused.ok).toBe(false);
+  const errors = Object.fromEntries(refused.diagnostics.filter((d) => d.severity === "error" && d.urn).map((d) => [nameOf(d.urn!), d.message]));
+  expect(errors.nightly).toMatch(
+    /snapshot configuration "nightly" already exists \(nightly\); a create never overwrites it\. Managed by another stack or program \(another stack of this project, say, whose resources take the same names\)\? Give each stack its own `name`, e\.g\. from the stack's name \(`nightly-\$\{pulumi\.getStack\(\)\}` in TypeScript.*adopting it would make both manage it, and either one's destroy delete it/,
+  );
+  expect(errors.scanner).toMatch(
+    /run task "scanner" of organization "acme" already exists .*Managed by another stack or program .*`scanner-\$\{pulumi\.getStack\(\)\}`/,
+  );
+  expect(errors["dev-scanner-on-app"]).toMatch(
+    new RegExp(
+      `the association of run task ${devTask.id} with workspace ${app} already exists .*Managed by another stack or program .*Attach the task to the workspace from one stack only`,
+    ),
+  );
+  // Nothing changed at the service (the creates it refused aside), nothing recorded in the second stack.
+  expect(suite.emulator.requests.entries.filter((e) => e.method !== "GET" && e.method !== "LIST" && e.status < 300)).toEqual([]);
+  expect([suite.emulator.snapshot.configs.size, suite.emulator.runTask.tasks().length, suite.emulator.runTask.workspaceTasks().length]).toEqual([
+    1, 1, 1,
+  ]);
+  expect(packageResources(prod.state())).toEqual([]);
+
+  // The recovery it prints for an up stopped while creating goes no further than its check: this stack's state names no such resource.
+  const recovery = errors.scanner.match(/Record it with no program change: `([^`]+)`/)![1];
+  const [guard] = recovery.split(" && ");
+  expect(guard).toBe(`pulumi stack export --stack prod | grep -qF '"urn:pulumi:prod::two-stacks::pulumi-nodejs:dynamic/runtask:RunTask::scanner"'`);
+  expect((await prod.shell(guard)).code).toBe(1);
+
+  // As the message says: names of its own, from the stack's name.
+  const own = await prod.program(program("prod")).up();
+  expect(own.error).toBeUndefined();
+  expect(own.changes).toMatchObject({ create: 3 });
+  expect(
+    suite.emulator.runTask
+      .tasks()
+      .map((t) => t.name)
+      .sort(),
+  ).toEqual(["scanner", "scanner-prod"]);
+  expectServiceMatchesState(suite.emulator, dev, prod);
+  expect((await dev.destroy()).error).toBeUndefined();
+  expect([...suite.emulator.snapshot.configs.keys()]).toEqual(["nightly-prod"]);
+  expectServiceMatchesState(suite.emulator, dev, prod);
+  await expectDestroyLeavesNothing(prod);
+  dev.remove();
 });

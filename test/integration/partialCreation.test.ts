@@ -49,7 +49,14 @@ describe("an association made (204) whose id the list cannot give", () => {
       __provider: "provider-text",
       ...(await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "mandatory" })),
     };
-    failing("GET", "/api/v2/workspaces/:ws/tasks");
+    // The list the create reads before its POST answers; those after it fail.
+    let posted = false;
+    calls.answers.push((req, key) => void (posted ||= req.method === "POST" && key === "/api/v2/workspaces/:ws/tasks"));
+    calls.answers.push((req, key) =>
+      posted && req.method === "GET" && key === "/api/v2/workspaces/:ws/tasks"
+        ? { status: 503, body: { errors: [{ status: "503", title: "unavailable" }] } }
+        : undefined,
+    );
     const err = (await failure(wsTasks.create(inputs))) as PartialFailure;
     calls.reset();
     return { err, taskId: task.id, workspaceId, inputs };

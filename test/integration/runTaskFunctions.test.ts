@@ -61,24 +61,34 @@ describe("program-side run task functions", () => {
     expect(all[149].workspaceTaskIds).toHaveLength(2);
     expect(all[0].workspaceTaskIds).toEqual([]);
     expect(emulator.requests.entries.at(-1)?.path).toBe("/api/v2/organizations/emulator-org/tasks");
+    expect(all[149]).not.toHaveProperty("workspaces");
+    // Asked for, the workspaces come back too: each task's own, by id and name.
     const withWorkspaces = await listRunTasks({ include: ["workspace_tasks.workspace"] });
     expect(withWorkspaces[149].workspaceTaskIds).toHaveLength(2);
+    expect(withWorkspaces[149].workspaces).toEqual([
+      { id: emulator.runTask.workspace("app-production").id, name: "app-production" },
+      { id: emulator.runTask.workspace("network").id, name: "network" },
+    ]);
+    expect(withWorkspaces[0].workspaces).toEqual([]);
   });
 
   test("a server that ignores include: workspaceTaskIds is left out rather than []", async () => {
     const ignoring = await startEmulator({
       interceptors: [
         (req, route) => {
-          if (req.method !== "GET" || route !== "/api/v2/tasks/:id") return undefined;
-          return {
-            status: 200,
-            body: { data: { id: "task-x", type: "tasks", attributes: { name: "x", url: "https://h.example" }, relationships: {} } },
-          };
+          const task = { id: "task-x", type: "tasks", attributes: { name: "x", url: "https://h.example" }, relationships: {} };
+          if (req.method === "GET" && route === "/api/v2/tasks/:id") return { status: 200, body: { data: task } };
+          // The organization's list, which tells the task's organization by name, ignores include too.
+          const pagination = { "current-page": 1, "page-size": 20, "prev-page": null, "next-page": null, "total-pages": 1, "total-count": 1 };
+          if (req.method === "GET" && route === "/api/v2/organizations/:org/tasks")
+            return { status: 200, body: { data: [task], meta: { pagination } } };
+          return undefined;
         },
       ],
     });
     try {
-      const lookup = (key: string) => ({ "runtask:address": ignoring.url, "runtask:token": DEFAULT_RUNTASK_TOKEN })[key];
+      const lookup = (key: string) =>
+        ({ "runtask:address": ignoring.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org" })[key];
       const record = await getRunTaskWith({ id: "task-x" }, lookup);
       expect(record).not.toHaveProperty("workspaceTaskIds");
     } finally {

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator, type Interceptor, type RunTaskEmulatorOptions, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
-import { listRunTasks } from "../../provider/functions/runTask";
+import { getRunTask, listRunTasks } from "../../provider/functions/runTask";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
@@ -59,7 +59,11 @@ describe("global is declarative", () => {
     expect((await tasks.diff(id, after, without)).changes).toBe(false);
   });
 
-  test("changed outside the program: refresh shows it, and the update puts the program's back", async () => {
+  test.each([
+    ["a show that carries them", true],
+    ["a show that leaves them out (the spec's sample): read from the organization's list", false],
+  ])("changed outside the program, %s: refresh shows it, and the update puts the program's back", async (_label, showGlobalConfiguration) => {
+    await start({ showGlobalConfiguration });
     const program = await checkedInputs(tasks, scanner);
     const { id, outs } = await tasks.create(program);
     expect((await tasks.diff(id, outs, program)).changes).toBe(false);
@@ -205,4 +209,44 @@ test("a server that answers stages in another order than sent: no diff after cre
   // A real change of the set still shows.
   const changed = await checkedInputs(wsTasks, { workspaceId, taskId: task.id, enforcementLevel: "advisory", stages: ["pre_plan"] });
   expect((await wsTasks.diff(assoc.id, refreshed.props, changed)).changes).toBe(true);
+});
+
+describe("organizations known by an id of their own (the relationship's `data.id` is not the name)", () => {
+  beforeEach(() => start({ organizationIds: "opaque", duplicates: "accept", organizations: [{ name: "emulator-org" }, { name: "other" }] }));
+  const lookup = (key: string) =>
+    ({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": "emulator-org" })[key];
+
+  test("a refresh keeps the name in `organization`, so nothing is to replace; a task deleted outside is proven gone by its organization's list", async () => {
+    const { id, outs } = await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }));
+    const read = await tasks.read(id, outs);
+    expect(read.props.organization).toBe("emulator-org");
+    expect(read.inputs?.organization).toBe("emulator-org");
+    expect(await tasks.diff(id, read.props, await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan" }))).toMatchObject({
+      changes: false,
+    });
+    emulator.runTask.store.tasks.delete(id);
+    expect((await tasks.read(id, read.props)).id).toBe("");
+  });
+
+  test("an import by id takes the organization whose list holds the task; where none does, it asks for <organization>/<task-name>", async () => {
+    const mine = emulator.runTask.addTask("emulator-org", { name: "scanner" });
+    expect((await tasks.read(mine.id, {})).props.organization).toBe("emulator-org");
+    const theirs = emulator.runTask.addTask("other", { name: "scanner" });
+    await expect(tasks.read(theirs.id, {})).rejects.toThrow(
+      `import "${theirs.id}": the task's organization cannot be told: neither runtask:organization nor its relationship's id ("org-`,
+    );
+    expect((await tasks.read(`other/scanner`, {})).props.organization).toBe("other");
+  });
+
+  test("getRunTask by id names the organization by its name, and holds to the one given; by name, two of that name fail naming both", async () => {
+    const one = emulator.runTask.addTask("emulator-org", { name: "scanner" });
+    expect(await getRunTask({ id: one.id }, lookup)).toMatchObject({ id: one.id, organization: "emulator-org" });
+    await expect(getRunTask({ id: one.id, organization: "other" }, lookup)).rejects.toThrow(
+      `getRunTask: run task ${one.id} is not in organization "other"`,
+    );
+    const two = emulator.runTask.addTask("emulator-org", { name: "scanner" });
+    await expect(getRunTask({ name: "scanner" }, lookup)).rejects.toThrow(
+      `getRunTask: organization "emulator-org" holds 2 run tasks named "scanner" (${one.id}, ${two.id}): give the one meant by id`,
+    );
+  });
 });

@@ -14,10 +14,17 @@ describe("RunTask and WorkspaceRunTask classes", () => {
     jest.spyOn(pulumi.log, "warn").mockImplementation(async (msg: string) => void warnings.push(msg));
   });
 
-  test("type tokens, default name, hmacKey secret even when plain", async () => {
+  test("type tokens, the URN sent (under a component too), hmacKey secret even when plain", async () => {
     const task = new RunTask("scanner", { url: "https://h.example", hmacKey: "plain-hmac-canary" });
-    const attach = new WorkspaceRunTask("attach", { workspaceId: "ws-1", taskId: task.id, enforcementLevel: "advisory" });
-    expect(await value(task.name)).toBe("scanner");
+    const group = new pulumi.ComponentResource("acme:index:Scanners", "scanners");
+    const attach = new WorkspaceRunTask("attach", { workspaceId: "ws-1", taskId: task.id, enforcementLevel: "advisory" }, { parent: group });
+    expect(await value(attach.id)).toBe("attach-id");
+    expect(registered.find((r) => r.name === "scanner")?.inputs).toMatchObject({
+      __resourceUrn: "urn:pulumi:stack::project::pulumi-nodejs:dynamic/runtask:RunTask::scanner",
+    });
+    expect(registered.find((r) => r.name === "attach")?.inputs).toMatchObject({
+      __resourceUrn: "urn:pulumi:stack::project::acme:index:Scanners$pulumi-nodejs:dynamic/runtask:WorkspaceRunTask::attach",
+    });
     expect(await pulumi.isSecret(task.hmacKey)).toBe(true);
     expect(await value(attach.taskId)).toBe("scanner-id");
     expect(registered.find((r) => r.name === "scanner")?.type).toBe("pulumi-nodejs:dynamic/runtask:RunTask");

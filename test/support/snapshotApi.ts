@@ -16,6 +16,8 @@ export interface SnapshotCallOptions {
   namespace?: string;
   /** Raw text to send instead of JSON. */
   raw?: string;
+  /** More request headers. */
+  headers?: Record<string, string>;
 }
 
 /** A client for the emulator's `/v1` over real HTTP, LIST included. */
@@ -33,7 +35,7 @@ export class SnapshotApi {
 
   /** `path` is relative to `/v1/sys/storage/raft/snapshot-auto`. */
   async call(method: string, path: string, body?: unknown, options: SnapshotCallOptions = {}): Promise<SnapshotAnswer> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? DEFAULT_SNAPSHOT_TOKEN : options.token;
     if (token !== null) headers["x-service-token"] = token;
     if (options.namespace !== undefined) headers["x-service-namespace"] = options.namespace;

@@ -66,7 +66,12 @@ describe("checkRunTask", () => {
     [
       "global enforcement level",
       { ...base, organization: "o", global: { enforcementLevel: "strict" } },
-      [{ property: "global.enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }],
+      [{ property: "global.enforcementLevel", reason: 'must be one of "advisory", "mandatory", got "strict"' }],
+    ],
+    [
+      "a nested stage: the message carries the value, which the engine does not print for a nested property",
+      { ...base, organization: "o", global: { stages: ["pre_plan", "preplan"] } },
+      [{ property: "global.stages[1]", reason: 'must be one of "pre_plan", "post_plan", "pre_apply", "post_apply", got "preplan"' }],
     ],
     ["missing url", { name: "x", organization: "o" }, [{ property: "url", reason: "is required" }]],
   ])("%s", (_l, input, failures) => {

@@ -165,7 +165,7 @@ describe("checkSnapshotAutoConfig", () => {
     [
       "unknown storage type",
       { ...local, storageType: "tape" },
-      [{ property: "storageType", reason: 'must be one of "local", "cloudA-s3", "cloudB-blob", "cloudC-gcs"' }],
+      [{ property: "storageType", reason: 'must be one of "local", "cloudA-s3", "cloudB-blob", "cloudC-gcs", got "tape"' }],
     ],
     [
       "name with a slash",
@@ -177,7 +177,7 @@ describe("checkSnapshotAutoConfig", () => {
     [
       "auth mode",
       { name: "b", interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAuthMode: "magic" },
-      [{ property: "cloudBAuthMode", reason: 'must be one of "shared", "managed"' }],
+      [{ property: "cloudBAuthMode", reason: 'must be one of "shared", "managed", got "magic"' }],
     ],
   ])("%s", (_label, input, failures) => {
     const result = checkSnapshotAutoConfig(input);

@@ -12,6 +12,14 @@ describe("parseInterval", () => {
     ["1.5h", 5400],
     ["2000ms", 2],
     ["45s", 45],
+    // Go's smaller units, which the service takes: nanoseconds and microseconds (us, and the micro sign µ or mu μ).
+    ["1000000000ns", 1],
+    ["2000000us", 2],
+    ["3000000µs", 3],
+    ["3000000μs", 3],
+    ["1m500000000ns500ms", 61],
+    ["0.1h", 360],
+    ["9223372036s", 9223372036],
   ])("%j is %d seconds", (input, seconds) => {
     expect(parseInterval(input)).toEqual({ ok: true, seconds });
   });
@@ -24,6 +32,7 @@ describe("parseInterval", () => {
     ["0s", 'must be positive, got "0s"'],
     ["1.5s", '"1.5s" is not a whole number of seconds (1.5s)'],
     ["1500ms", '"1500ms" is not a whole number of seconds (1.5s)'],
+    ["1500000000ns", '"1500000000ns" is not a whole number of seconds (1.5s)'],
     ["1 fortnight", '"1 fortnight" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
     ["1d", '"1d" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
     ["h", '"h" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],

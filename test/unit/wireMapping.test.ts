@@ -104,22 +104,26 @@ describe("SnapshotAutoConfig, from the spec's samples", () => {
     expect(Object.keys(body).sort()).toEqual(["file_prefix", "interval", "path_prefix", "retain", "storage_type", own].sort());
   });
 
-  test("credentials the service leaves out or blanks keep their value; echoed zero values of unset fields stay unset", () => {
-    const prior = { storageType: "cloudA-s3", cloudASecretAccessKey: "kept" };
-    const data = {
-      interval: 60,
-      path_prefix: "p",
-      storage_type: "cloudA-s3",
-      cloudA_s3_bucket: "b",
-      cloudA_s3_region: "r",
-      cloudA_secret_access_key: "",
-      cloudA_s3_disable_tls: false,
-      cloudA_s3_endpoint: "",
-    };
-    const state = snapshotFromWire("n", data, prior);
-    expect(state).toMatchObject({ cloudASecretAccessKey: "kept", cloudAS3Bucket: "b" });
-    expect(state).not.toHaveProperty("cloudAS3DisableTls");
-    expect(state).not.toHaveProperty("cloudAS3Endpoint");
+  test("a credential the service blanks, or leaves out while it shows others, is none; one it masks, or where it shows none, keeps its value; echoed zero values of unset fields stay unset", () => {
+    const prior = { storageType: "cloudA-s3", cloudAAccessKeyId: "id-kept", cloudASecretAccessKey: "kept", cloudASessionToken: "token-kept" };
+    const common = { interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r" };
+    // A service that shows credentials: the secret blanked and the session token left out were removed there.
+    const shown = snapshotFromWire(
+      "n",
+      { ...common, cloudA_access_key_id: "****", cloudA_secret_access_key: "", cloudA_s3_disable_tls: false, cloudA_s3_endpoint: "" },
+      prior,
+    );
+    expect(shown).toMatchObject({ cloudAAccessKeyId: "id-kept", cloudAS3Bucket: "b" });
+    expect(shown).not.toHaveProperty("cloudASecretAccessKey");
+    expect(shown).not.toHaveProperty("cloudASessionToken");
+    expect(shown).not.toHaveProperty("cloudAS3DisableTls");
+    expect(shown).not.toHaveProperty("cloudAS3Endpoint");
+    // A service that shows none: it hides them; the state's stay.
+    expect(snapshotFromWire("n", common, prior)).toMatchObject({
+      cloudAAccessKeyId: "id-kept",
+      cloudASecretAccessKey: "kept",
+      cloudASessionToken: "token-kept",
+    });
   });
 });
 
@@ -132,10 +136,12 @@ describe("RunTask, from the spec's samples", () => {
     relationships: { organization: { data: { id: "hashicorp", type: "organizations" } }, tasks: { data: [] } },
   };
 
-  test("the show sample reads as booleans and keeps the last applied key and global settings", () => {
-    const prior = { hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] } };
+  test("the show sample reads as booleans and keeps the last applied key, global settings and organization name", () => {
+    const prior = { organization: "acme", hmacKey: "secret", global: { enabled: true, stages: ["pre_plan"] } };
+    // The relationship's id is the organization's id, which need not be its name: never put into `organization`.
+    expect(taskFromWire(show, {}).organization).toBe("");
     expect(taskFromWire(show, prior)).toEqual({
-      organization: "hashicorp",
+      organization: "acme",
       name: "my-task",
       url: "http://example.com",
       description: "Simple task",

@@ -1,5 +1,6 @@
 import { checkWorkspaceRunTask, diffWorkspaceRunTask } from "../../provider/workspaceRunTask/fields";
 import { UNKNOWN } from "../../provider/common/unknown";
+import { workspaceTaskBody, type WorkspaceRunTaskState } from "../../provider/workspaceRunTask/wire";
 
 const base = { workspaceId: "ws-abc", taskId: "task-xyz", enforcementLevel: "advisory" };
 
@@ -28,7 +29,12 @@ describe("checkWorkspaceRunTask", () => {
 
   test.each<[string, Record<string, unknown>, Record<string, unknown>, { property: string; reason: string }[]]>([
     ["missing enforcement level", {}, { workspaceId: "ws-a", taskId: "task-b" }, [{ property: "enforcementLevel", reason: "is required" }]],
-    ["bad level", {}, { ...base, enforcementLevel: "strict" }, [{ property: "enforcementLevel", reason: 'must be one of "advisory", "mandatory"' }]],
+    [
+      "bad level",
+      {},
+      { ...base, enforcementLevel: "strict" },
+      [{ property: "enforcementLevel", reason: 'must be one of "advisory", "mandatory", got "strict"' }],
+    ],
     ["empty stages", {}, { ...base, stages: [] }, [{ property: "stages", reason: "must list at least one stage" }]],
     ["duplicate stages", {}, { ...base, stages: ["pre_plan", "pre_plan"] }, [{ property: "stages", reason: "must not list a stage twice" }]],
     [
@@ -42,12 +48,6 @@ describe("checkWorkspaceRunTask", () => {
       {},
       { ...base, stage: "pre_plan", stages: ["pre_plan"] },
       [{ property: "stage", reason: "is deprecated and cannot be combined with stages: remove stage" }],
-    ],
-    [
-      "stage changed to post_apply on update",
-      { ...base, stage: "pre_plan", stages: ["pre_plan"] },
-      { ...base, stage: "post_apply" },
-      [{ property: "stage", reason: 'can change only to "pre_plan" or "post_plan" on an existing association; use stages: ["post_apply"] instead' }],
     ],
     [
       "workspace id with a slash",
@@ -84,6 +84,17 @@ describe("checkWorkspaceRunTask", () => {
     ],
   ])("%s", (_l, olds, news, failures) => {
     expect(checkWorkspaceRunTask(olds, news).failures).toEqual(failures);
+  });
+
+  test("the deprecated stage as pre_apply, after the stages drifted outside: taken, as only stages is sent, which an update takes whatever its stages", () => {
+    const drifted = { ...base, stages: ["pre_plan", "post_plan"] };
+    const checked = checkWorkspaceRunTask(drifted, { ...base, stage: "pre_apply" });
+    expect(checked.failures).toEqual([]);
+    expect(diffWorkspaceRunTask(drifted, checked.inputs)).toMatchObject({ changes: true, replaces: [] });
+    expect(workspaceTaskBody(checked.inputs as WorkspaceRunTaskState, { withTask: false }).attributes).toEqual({
+      "enforcement-level": "advisory",
+      stages: ["pre_apply"],
+    });
   });
 
   test("an unchanged deprecated stage outside pre/post plan does not block other updates, after a refresh too", () => {

@@ -63,6 +63,17 @@ function stackLeftBy(kind: "dynamic" | "plugins"): EngineStack {
   return stack.program(made.program);
 }
 
+/** The program with each resource of `names` renamed `<name>-renamed`, its old name in `aliases`, and every reference to it following. */
+function renamedWithAliases(program: ProgramSpec, names: string[]): ProgramSpec {
+  const text = names.reduce((t, n) => t.split(`{"$ref":"${n}"}`).join(`{"$ref":"${n}-renamed"}`), JSON.stringify(program));
+  const out = JSON.parse(text) as ProgramSpec;
+  for (const r of out.resources.filter((r) => names.includes(r.name))) {
+    r.options = { ...r.options, aliases: [{ name: r.name }] };
+    r.name = `${r.name}-renamed`;
+  }
+  return out;
+}
+
 test("the fixture comes from the last landed version, through the engine this version is tested with", () => {
   expect(fixture.landed).toMatch(/^[0-9a-f]{40}$/);
   expect(fixture.engine).toBe("v3.274.1");
@@ -75,7 +86,7 @@ test("the fixture comes from the last landed version, through the engine this ve
 });
 
 test.each(["dynamic", "plugins"] as const)(
-  "%s: preview, up, refresh and up again of the old stack change nothing and write nothing; destroy removes what it made",
+  "%s: preview, up, refresh and up again of the old stack change nothing and write nothing, nor (dynamic) a rename with aliases and no `name`; destroy removes what it made",
   async (kind) => {
     const stack = stacks[kind];
     const resources = fixture.stacks[kind].program.resources.length;
@@ -92,6 +103,16 @@ test.each(["dynamic", "plugins"] as const)(
     expect((await stack.up()).changes).toEqual({ same: resources + 1 });
     expect(emulator.requests.writes()).toBe(0);
     expectServiceMatchesState(emulator, stacks.dynamic, stacks.plugins);
+    if (kind === "dynamic") {
+      // Renamed with `aliases`, the program giving no `name`: the objects keep the names the old version gave them.
+      const renamed = renamedWithAliases(fixture.stacks.dynamic.program, ["nightly", "scanner"]);
+      const up = await stack.program(renamed).up();
+      expect(up.error).toBeUndefined();
+      expect(up.changes).toEqual({ same: resources + 1 });
+      expect(emulator.requests.writes()).toBe(0);
+      expect([...emulator.snapshot.configs.keys()]).toContain("nightly");
+      expectServiceMatchesState(emulator, stacks.dynamic, stacks.plugins);
+    }
 
     const destroyed = await stack.destroy();
     expect(destroyed.error).toBeUndefined();

@@ -7,8 +7,13 @@ import type { RunTaskHttp } from "./client";
 /** How to create an object of the run task service, and how to look for it. */
 export interface CheckedCreate<T> {
   post(): Promise<T>;
-  /** The object of the same identity (a task by organization and name, an association by workspace and task). */
+  /**
+   * The object this create made, looked for when its outcome is unknown: of the same identity (a task by organization
+   * and name), and, where objects of one identity may be several (associations of one task), not there before it.
+   */
   find(): Promise<T | undefined>;
+  /** The object of the same identity whenever made, which a refusal may be for. Default `find`. */
+  existing?(): Promise<T | undefined>;
   /** Whether a found object is what this create would have made. */
   matches(found: T): boolean;
   /** The error, with advice, for the object found that exists already. */
@@ -34,7 +39,7 @@ export async function createRefusalChecked<T>(http: RunTaskHttp, create: Checked
     if (!refused(err)) throw err;
     let found: T | undefined;
     try {
-      found = await create.find();
+      found = await (create.existing ?? create.find)();
     } catch (lookupFailure) {
       throw withLookupFailure(err, lookupFailure);
     }

@@ -5,7 +5,7 @@ import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
 import { explainNotFound, organizationProbe, SERVICE_NOT_FOUND, workspaceProbe, type ParentProbe } from "./errors";
-import { relatedId, resourceOf, type ResourceObject } from "./jsonApi";
+import { resourceOf, type ResourceObject } from "./jsonApi";
 import { resolveRunTaskSettings } from "./settings";
 
 /** A JSON:API body to send: the resource's type, its attributes, and its relationships where it has some. */
@@ -48,16 +48,16 @@ export class RunTaskEndpoints {
 
   /**
    * As `showTask`, with the task's global settings where its show leaves `global-configuration` out (the spec's
-   * show sample does): from its item in its organization's list, whose answers carry them. Unchanged where the list
-   * has none either (an organization without the global run tasks feature).
+   * show sample does): from its item in the list of its `organization` (by name: the paths take names, and the
+   * relationship's id may not be one), whose answers carry them. Unchanged where the list has none either (an
+   * organization without the global run tasks feature).
    */
-  async showTaskWithGlobal(id: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
+  async showTaskWithGlobal(id: string, organization: string, include?: string): Promise<{ task: ResourceObject; included: unknown } | undefined> {
     const found = await this.showTask(id, include);
-    const organization = found && relatedId(found.task, "organization");
-    if (!found || !organization || found.task.attributes["global-configuration"] !== undefined) return found;
+    if (!found || found.task.attributes["global-configuration"] !== undefined) return found;
     const listed = (await this.listTasks(organization)).items.find((t) => t.id === id)?.attributes["global-configuration"];
     if (listed === undefined) return found;
-    return { ...found, task: { ...found.task, attributes: { ...found.task.attributes, "global-configuration": listed } } };
+    return { ...found, task: withGlobalOf(found.task, listed) };
   }
 
   /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
@@ -143,4 +143,9 @@ export class RunTaskEndpoints {
  */
 export function runTaskEndpoints(lookup: ConfigLookup = providerContext().config, tuning: ClientTuning = providerContext().tuning): RunTaskEndpoints {
   return new RunTaskEndpoints(new RunTaskHttp(resolveRunTaskSettings(lookup), tuning));
+}
+
+/** The task with `global-configuration` as `global` gives it (its organization's list item's). */
+export function withGlobalOf(task: ResourceObject, global: unknown): ResourceObject {
+  return { ...task, attributes: { ...task.attributes, "global-configuration": global } };
 }

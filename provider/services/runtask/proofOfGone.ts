@@ -1,4 +1,4 @@
-import { hasCode, messageOf } from "../../common/errors";
+import { hasCode, messageOf, SnapshotRunTaskError } from "../../common/errors";
 import type { RunTaskEndpoints } from "./endpoints";
 import { LIST_READS, type ListResult } from "./client";
 import { relatedId, type ResourceObject } from "./jsonApi";
@@ -78,13 +78,20 @@ export async function requireAssociationGone(api: RunTaskEndpoints, method: Verb
  */
 export async function associationOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<string | undefined> {
   const call = `run task service: the association of ${taskId} is known by its task, and workspace ${workspaceId} is asked for its id`;
-  const ofTask = (list: ListResult) => list.items.find((w) => relatedId(w, "task") === taskId)?.id;
+  const ofTask = (list: ListResult) => list.items.filter((w) => relatedId(w, "task") === taskId).map((w) => w.id);
   const { value: list, cutShort } = await api.http.readUntil(
     () => workspaceList(api, workspaceId, call),
-    (read) => ofTask(read) !== undefined,
+    (read) => ofTask(read).length > 0,
   );
   const found = ofTask(list);
-  if (found !== undefined || (list.consistent && !cutShort)) return found;
+  if (found.length > 1) {
+    throw new SnapshotRunTaskError(
+      "conflict",
+      `${call}: it holds ${found.length} associations of the task (${found.join(", ")}), and which one is this resource's cannot be told. ` +
+        "Keep one (delete the others at the service), then run the command again",
+    );
+  }
+  if (found.length === 1 || (list.consistent && !cutShort)) return found[0];
   const why = list.consistent
     ? "does not show it, and the operation's time bound came before the list could be read again as often as a failed request is tried (a list may lag behind the writes that made it)"
     : CHANGED_WHILE_READ;

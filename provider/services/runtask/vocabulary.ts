@@ -4,8 +4,6 @@
  */
 export const STAGES = ["pre_plan", "post_plan", "pre_apply", "post_apply"] as const;
 export type Stage = (typeof STAGES)[number];
-/** On update the service takes the deprecated single `stage` only from these. */
-export const STAGES_ON_STAGE_UPDATE: readonly Stage[] = ["pre_plan", "post_plan"];
 
 export const ENFORCEMENT_LEVELS = ["advisory", "mandatory"] as const;
 export type EnforcementLevel = (typeof ENFORCEMENT_LEVELS)[number];

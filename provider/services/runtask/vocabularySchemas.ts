@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { refused } from "../../common/validate";
 import { ENFORCEMENT_LEVELS, STAGES } from "./vocabulary";
 
 /** Validation of the run task service's words (vocabulary.ts), with messages that say what was meant. */
@@ -14,7 +15,7 @@ export function stageSchema() {
       if (typeof input === "string" && fixed && (STAGES as readonly string[]).includes(fixed)) {
         return `"${input}" is not a stage: did you mean "${fixed}"? (stages use underscores)`;
       }
-      return `must be one of ${quoted(STAGES)}`;
+      return `must be one of ${quoted(STAGES)}, got ${refused(input)}`;
     },
   });
 }
@@ -42,5 +43,5 @@ export const workspaceIdSchema = () =>
   idSchema("ws", "a workspace", "may be the workspace's name, but the run task API takes its id (shown in the workspace's settings)");
 
 export function enforcementLevelSchema() {
-  return z.enum(ENFORCEMENT_LEVELS, { error: `must be one of ${quoted(ENFORCEMENT_LEVELS)}` });
+  return z.enum(ENFORCEMENT_LEVELS, { error: (issue) => `must be one of ${quoted(ENFORCEMENT_LEVELS)}, got ${refused(issue.input)}` });
 }

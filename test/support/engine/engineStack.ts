@@ -45,6 +45,11 @@ export interface RunningCommand {
   /** Kills the `pulumi` CLI with SIGKILL (the process, not its plugins), then, after `orphansAfterMs`, the plugins. */
   killCli(orphansAfterMs?: number): Promise<void>;
   /**
+   * Kills the `pulumi` CLI alone with SIGKILL, as a CI runner's timeout does, and answers the processes it had started
+   * (the plugins, each in a process group of its own), which are left to end by themselves: `killProcesses` them after.
+   */
+  killCliAlone(): Promise<number[]>;
+  /**
    * Sends SIGINT to the `pulumi` CLI alone, as Ctrl-C in a terminal does: the CLI starts each plugin in a process
    * group of its own, so the signal reaches the plugins only as the engine passes it on (Cancel).
    */
@@ -166,8 +171,9 @@ export class EngineStack {
     return this;
   }
 
-  up(options: CommandOptions = {}): Promise<EngineRun> {
-    return this.start("up", options).done;
+  /** `env`: more environment for this command's CLI and plugins. */
+  up(options: CommandOptions = {}, env: NodeJS.ProcessEnv = {}): Promise<EngineRun> {
+    return this.start("up", options, env).done;
   }
 
   preview(options: CommandOptions = {}): Promise<EngineRun> {
@@ -188,20 +194,19 @@ export class EngineStack {
   }
 
   /** Starts a command, for a test that stops it midway (`killCli`). */
-  start(op: "up" | "preview" | "refresh" | "destroy" | "import", options: CommandOptions = {}): RunningCommand {
-    return this.runtime === "nodejs" ? this.startInline(op, options) : this.startYaml(op, options);
+  start(op: "up" | "preview" | "refresh" | "destroy" | "import", options: CommandOptions = {}, env: NodeJS.ProcessEnv = {}): RunningCommand {
+    return this.runtime === "nodejs" ? this.startInline(op, options, env) : this.startYaml(op, options, env);
   }
 
   /** Runs the CLI with `args` in the program's folder (`stack export`, `state delete`, ...), with the stack's environment. */
   async cli(args: string[], options: { stack?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
     const stack = options.stack === false ? [] : ["--stack", this.stack];
-    const child = spawn("pulumi", [...args, ...stack, "--non-interactive"], { cwd: this.programDir, env: this.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? 1)));
-    return { code, stdout, stderr };
+    return outcomeOf(spawn("pulumi", [...args, ...stack, "--non-interactive"], { cwd: this.programDir, env: this.env }));
+  }
+
+  /** Runs a shell command line as a user pastes it (a recovery a message printed), in the program's folder, with the stack's environment. */
+  shell(commandLine: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    return outcomeOf(spawn("sh", ["-c", commandLine], { cwd: this.programDir, env: this.env }));
   }
 
   /** The state as the backend holds it now. */
@@ -229,10 +234,10 @@ export class EngineStack {
     return Object.fromEntries(Object.entries(this.config).map(([k, v]) => [k, { value: v, secret: this.secretKeys.includes(k) }]));
   }
 
-  private startInline(op: string, options: CommandOptions): RunningCommand {
+  private startInline(op: string, options: CommandOptions, env: NodeJS.ProcessEnv): RunningCommand {
     const child = spawn(process.execPath, [join(SUPPORT, "runInline.js"), this.request(op, options)], {
       cwd: this.programDir,
-      env: this.env,
+      env: { ...this.env, ...env },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -249,10 +254,15 @@ export class EngineStack {
         resolve({ changes: {}, ...result, output: at >= 0 ? output.slice(0, at) : output });
       });
     });
-    return { done, killCli: (after) => killCliOf(child.pid!, after), interruptCli: () => interruptCliOf(child.pid!) };
+    return {
+      done,
+      killCli: (after) => killCliOf(child.pid!, after),
+      killCliAlone: () => killCliAloneOf(child.pid!),
+      interruptCli: () => interruptCliOf(child.pid!),
+    };
   }
 
-  private startYaml(op: string, options: CommandOptions): RunningCommand {
+  private startYaml(op: string, options: CommandOptions, env: NodeJS.ProcessEnv): RunningCommand {
     const events = join(this.work, `events-${++this.n}.jsonl`);
     const setUp = this.configured ? Promise.resolve() : this.initYamlStack();
     this.configured = true;
@@ -263,7 +273,7 @@ export class EngineStack {
         new Promise<EngineRun>((resolve) => {
           child = spawn("pulumi", yamlArgs(op, options, this.stack, events), {
             cwd: this.programDir,
-            env: this.env,
+            env: { ...this.env, ...env },
             detached: true,
             stdio: ["ignore", "pipe", "pipe"],
           });
@@ -277,6 +287,10 @@ export class EngineStack {
       killCli: async (after) => {
         await until(() => child?.pid !== undefined);
         await killCliOf(child!.pid!, after, true);
+      },
+      killCliAlone: async () => {
+        await until(() => child?.pid !== undefined);
+        return killCliAloneOf(child!.pid!, true);
       },
       interruptCli: async () => {
         await until(() => child?.pid !== undefined);
@@ -374,6 +388,16 @@ function eventsOf(file: string): Pick<EngineRun, "changes" | "steps" | "diagnost
   return out;
 }
 
+/** A child's exit code and output once it closes. */
+async function outcomeOf(child: ReturnType<typeof spawn>): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? 1)));
+  return { code, stdout, stderr };
+}
+
 function commandOf(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
@@ -403,6 +427,35 @@ async function killCliOf(root: number, orphansAfterMs = 0, rootIsCli = false): P
     process.kill(-root, "SIGKILL");
   } catch {
     // the group is gone already
+  }
+}
+
+/** SIGKILL to the `pulumi` process under `root` (or `root` itself) alone; the processes it had started, left running. */
+async function killCliAloneOf(root: number, rootIsCli = false): Promise<number[]> {
+  const cli = await cliUnder(root, rootIsCli);
+  const started = descendants(cli);
+  const orphans = [...new Set([...started, ...started.flatMap(descendants)])];
+  process.kill(cli, "SIGKILL");
+  return orphans;
+}
+
+/** Whether a process lives (and is not a zombie waiting for its parent). */
+export function processAlive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL to each process still there. */
+export function killProcesses(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // ended already
+    }
   }
 }
 

@@ -11,7 +11,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A run task by id, or by name in an organization (all pages are searched). Fails when there is none.
+// A run task by id, or by name in an organization (all pages are searched). Fails when there is none, when an id's
+// task is not in the organization given, and when the organization holds several of that name.
 func LookupRunTask(ctx *pulumi.Context, args *LookupRunTaskArgs, opts ...pulumi.InvokeOption) (*LookupRunTaskResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupRunTaskResult
@@ -53,6 +54,9 @@ type LookupRunTaskResult struct {
 	// Ids (`wstask-...`) of the task's workspace associations, as the service reports them; absent when the
 	// service's answer did not include them (it ignored `include`).
 	WorkspaceTaskIds []string `pulumi:"workspaceTaskIds"`
+	// The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+	// `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+	Workspaces []RunTaskWorkspace `pulumi:"workspaces"`
 }
 
 func LookupRunTaskOutput(ctx *pulumi.Context, args LookupRunTaskOutputArgs, opts ...pulumi.InvokeOption) LookupRunTaskResultOutput {
@@ -133,6 +137,12 @@ func (o LookupRunTaskResultOutput) Url() pulumi.StringOutput {
 // service's answer did not include them (it ignored `include`).
 func (o LookupRunTaskResultOutput) WorkspaceTaskIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupRunTaskResult) []string { return v.WorkspaceTaskIds }).(pulumi.StringArrayOutput)
+}
+
+// The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+// `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+func (o LookupRunTaskResultOutput) Workspaces() RunTaskWorkspaceArrayOutput {
+	return o.ApplyT(func(v LookupRunTaskResult) []RunTaskWorkspace { return v.Workspaces }).(RunTaskWorkspaceArrayOutput)
 }
 
 func init() {

@@ -24,7 +24,7 @@ func ListRunTasks(ctx *pulumi.Context, args *ListRunTasksArgs, opts ...pulumi.In
 
 type ListRunTasksArgs struct {
 	// Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-	// `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+	// `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
 	Include []string `pulumi:"include"`
 	// Default: stack config `runtask:organization`, then `RUNTASK_ORGANIZATION`.
 	Organization *string `pulumi:"organization"`
@@ -43,7 +43,7 @@ func ListRunTasksOutput(ctx *pulumi.Context, args ListRunTasksOutputArgs, opts .
 
 type ListRunTasksOutputArgs struct {
 	// Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-	// `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+	// `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
 	Include pulumi.StringArrayInput `pulumi:"include"`
 	// Default: stack config `runtask:organization`, then `RUNTASK_ORGANIZATION`.
 	Organization pulumi.StringPtrInput `pulumi:"organization"`

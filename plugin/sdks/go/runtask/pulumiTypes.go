@@ -212,6 +212,9 @@ type RunTaskInfo struct {
 	// Ids (`wstask-...`) of the task's workspace associations, as the service reports them; absent when the
 	// service's answer did not include them (it ignored `include`).
 	WorkspaceTaskIds []string `pulumi:"workspaceTaskIds"`
+	// The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+	// `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+	Workspaces []RunTaskWorkspace `pulumi:"workspaces"`
 }
 
 // A run task as the service reports it (the HMAC key is never returned).
@@ -275,6 +278,12 @@ func (o RunTaskInfoOutput) WorkspaceTaskIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RunTaskInfo) []string { return v.WorkspaceTaskIds }).(pulumi.StringArrayOutput)
 }
 
+// The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+// `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+func (o RunTaskInfoOutput) Workspaces() RunTaskWorkspaceArrayOutput {
+	return o.ApplyT(func(v RunTaskInfo) []RunTaskWorkspace { return v.Workspaces }).(RunTaskWorkspaceArrayOutput)
+}
+
 type RunTaskInfoArrayOutput struct{ *pulumi.OutputState }
 
 func (RunTaskInfoArrayOutput) ElementType() reflect.Type {
@@ -293,6 +302,59 @@ func (o RunTaskInfoArrayOutput) Index(i pulumi.IntInput) RunTaskInfoOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RunTaskInfo {
 		return vs[0].([]RunTaskInfo)[vs[1].(int)]
 	}).(RunTaskInfoOutput)
+}
+
+// A workspace a task is associated with, as the service includes it.
+type RunTaskWorkspace struct {
+	// The workspace's `ws-...` id.
+	Id string `pulumi:"id"`
+	// The workspace's name.
+	Name string `pulumi:"name"`
+}
+
+// A workspace a task is associated with, as the service includes it.
+type RunTaskWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (RunTaskWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RunTaskWorkspace)(nil)).Elem()
+}
+
+func (o RunTaskWorkspaceOutput) ToRunTaskWorkspaceOutput() RunTaskWorkspaceOutput {
+	return o
+}
+
+func (o RunTaskWorkspaceOutput) ToRunTaskWorkspaceOutputWithContext(ctx context.Context) RunTaskWorkspaceOutput {
+	return o
+}
+
+// The workspace's `ws-...` id.
+func (o RunTaskWorkspaceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v RunTaskWorkspace) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The workspace's name.
+func (o RunTaskWorkspaceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RunTaskWorkspace) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type RunTaskWorkspaceArrayOutput struct{ *pulumi.OutputState }
+
+func (RunTaskWorkspaceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RunTaskWorkspace)(nil)).Elem()
+}
+
+func (o RunTaskWorkspaceArrayOutput) ToRunTaskWorkspaceArrayOutput() RunTaskWorkspaceArrayOutput {
+	return o
+}
+
+func (o RunTaskWorkspaceArrayOutput) ToRunTaskWorkspaceArrayOutputWithContext(ctx context.Context) RunTaskWorkspaceArrayOutput {
+	return o
+}
+
+func (o RunTaskWorkspaceArrayOutput) Index(i pulumi.IntInput) RunTaskWorkspaceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RunTaskWorkspace {
+		return vs[0].([]RunTaskWorkspace)[vs[1].(int)]
+	}).(RunTaskWorkspaceOutput)
 }
 
 // An association of a run task to a workspace, as the service reports it.
@@ -387,6 +449,8 @@ func init() {
 	pulumi.RegisterOutputType(RunTaskGlobalPtrOutput{})
 	pulumi.RegisterOutputType(RunTaskInfoOutput{})
 	pulumi.RegisterOutputType(RunTaskInfoArrayOutput{})
+	pulumi.RegisterOutputType(RunTaskWorkspaceOutput{})
+	pulumi.RegisterOutputType(RunTaskWorkspaceArrayOutput{})
 	pulumi.RegisterOutputType(WorkspaceRunTaskInfoOutput{})
 	pulumi.RegisterOutputType(WorkspaceRunTaskInfoArrayOutput{})
 }

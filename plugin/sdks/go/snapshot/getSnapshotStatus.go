@@ -37,9 +37,9 @@ type GetSnapshotStatusResult struct {
 	LastSnapshotStart string `pulumi:"lastSnapshotStart"`
 	// Where the last snapshot was written (`file://...` for `local`).
 	LastSnapshotUrl string `pulumi:"lastSnapshotUrl"`
-	// Start of the snapshot in progress, or of the last one (ISO 8601).
+	// The service's `snapshot_start`: a time (ISO 8601); the spec does not say how it differs from `lastSnapshotStart`.
 	SnapshotStart string `pulumi:"snapshotStart"`
-	// Where the snapshot in progress, or the last one, is written.
+	// The service's `snapshot_url`, shaped as `lastSnapshotUrl`; the spec does not say how it differs from it.
 	SnapshotUrl string `pulumi:"snapshotUrl"`
 }
 
@@ -92,12 +92,12 @@ func (o GetSnapshotStatusResultOutput) LastSnapshotUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v GetSnapshotStatusResult) string { return v.LastSnapshotUrl }).(pulumi.StringOutput)
 }
 
-// Start of the snapshot in progress, or of the last one (ISO 8601).
+// The service's `snapshot_start`: a time (ISO 8601); the spec does not say how it differs from `lastSnapshotStart`.
 func (o GetSnapshotStatusResultOutput) SnapshotStart() pulumi.StringOutput {
 	return o.ApplyT(func(v GetSnapshotStatusResult) string { return v.SnapshotStart }).(pulumi.StringOutput)
 }
 
-// Where the snapshot in progress, or the last one, is written.
+// The service's `snapshot_url`, shaped as `lastSnapshotUrl`; the spec does not say how it differs from it.
 func (o GetSnapshotStatusResultOutput) SnapshotUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v GetSnapshotStatusResult) string { return v.SnapshotUrl }).(pulumi.StringOutput)
 }

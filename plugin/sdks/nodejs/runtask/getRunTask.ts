@@ -7,7 +7,8 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A run task by id, or by name in an organization (all pages are searched). Fails when there is none.
+ * A run task by id, or by name in an organization (all pages are searched). Fails when there is none, when an id's
+ * task is not in the organization given, and when the organization holds several of that name.
  */
 export function getRunTask(args?: GetRunTaskArgs, opts?: pulumi.InvokeOptions): Promise<GetRunTaskResult> {
     args = args || {};
@@ -78,9 +79,15 @@ export interface GetRunTaskResult {
      * service's answer did not include them (it ignored `include`).
      */
     readonly workspaceTaskIds?: string[];
+    /**
+     * The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+     * `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+     */
+    readonly workspaces?: outputs.RunTaskWorkspace[];
 }
 /**
- * A run task by id, or by name in an organization (all pages are searched). Fails when there is none.
+ * A run task by id, or by name in an organization (all pages are searched). Fails when there is none, when an id's
+ * task is not in the organization given, and when the organization holds several of that name.
  */
 export function getRunTaskOutput(args?: GetRunTaskOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRunTaskResult> {
     args = args || {};

@@ -21,7 +21,7 @@ export function listRunTasks(args?: ListRunTasksArgs, opts?: pulumi.InvokeOption
 export interface ListRunTasksArgs {
     /**
      * Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-     * `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+     * `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
      */
     include?: string[];
     /**
@@ -54,7 +54,7 @@ export function listRunTasksOutput(args?: ListRunTasksOutputArgs, opts?: pulumi.
 export interface ListRunTasksOutputArgs {
     /**
      * Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-     * `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+     * `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
      */
     include?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -42,11 +42,11 @@ export interface GetSnapshotStatusResult {
      */
     readonly lastSnapshotUrl: string;
     /**
-     * Start of the snapshot in progress, or of the last one (ISO 8601).
+     * The service's `snapshot_start`: a time (ISO 8601); the spec does not say how it differs from `lastSnapshotStart`.
      */
     readonly snapshotStart: string;
     /**
-     * Where the snapshot in progress, or the last one, is written.
+     * The service's `snapshot_url`, shaped as `lastSnapshotUrl`; the spec does not say how it differs from it.
      */
     readonly snapshotUrl: string;
 }

@@ -27,7 +27,7 @@ class GetRunTaskResult:
     """
     A run task as the service reports it (the HMAC key is never returned).
     """
-    def __init__(__self__, category=None, description=None, enabled=None, global_=None, id=None, name=None, organization=None, url=None, workspace_task_ids=None):
+    def __init__(__self__, category=None, description=None, enabled=None, global_=None, id=None, name=None, organization=None, url=None, workspace_task_ids=None, workspaces=None):
         if category and not isinstance(category, str):
             raise TypeError("Expected argument 'category' to be a str")
         pulumi.set(__self__, "category", category)
@@ -55,6 +55,9 @@ class GetRunTaskResult:
         if workspace_task_ids and not isinstance(workspace_task_ids, list):
             raise TypeError("Expected argument 'workspace_task_ids' to be a list")
         pulumi.set(__self__, "workspace_task_ids", workspace_task_ids)
+        if workspaces and not isinstance(workspaces, list):
+            raise TypeError("Expected argument 'workspaces' to be a list")
+        pulumi.set(__self__, "workspaces", workspaces)
 
     @_builtins.property
     @pulumi.getter
@@ -129,6 +132,15 @@ class GetRunTaskResult:
         """
         return pulumi.get(self, "workspace_task_ids")
 
+    @_builtins.property
+    @pulumi.getter
+    def workspaces(self) -> Optional[Sequence['outputs.RunTaskWorkspace']]:
+        """
+        The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+        `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+        """
+        return pulumi.get(self, "workspaces")
+
 
 class AwaitableGetRunTaskResult(GetRunTaskResult):
     # pylint: disable=using-constant-test
@@ -144,7 +156,8 @@ class AwaitableGetRunTaskResult(GetRunTaskResult):
             name=self.name,
             organization=self.organization,
             url=self.url,
-            workspace_task_ids=self.workspace_task_ids)
+            workspace_task_ids=self.workspace_task_ids,
+            workspaces=self.workspaces)
 
 
 def get_run_task(id: Optional[_builtins.str] = None,
@@ -152,7 +165,8 @@ def get_run_task(id: Optional[_builtins.str] = None,
                  organization: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRunTaskResult:
     """
-    A run task by id, or by name in an organization (all pages are searched). Fails when there is none.
+    A run task by id, or by name in an organization (all pages are searched). Fails when there is none, when an id's
+    task is not in the organization given, and when the organization holds several of that name.
 
     :param _builtins.str id: The task's `task-...` id. Give this or `name`.
     :param _builtins.str name: The task's name. Give this or `id`.
@@ -174,13 +188,15 @@ def get_run_task(id: Optional[_builtins.str] = None,
         name=pulumi.get(__ret__, 'name'),
         organization=pulumi.get(__ret__, 'organization'),
         url=pulumi.get(__ret__, 'url'),
-        workspace_task_ids=pulumi.get(__ret__, 'workspace_task_ids'))
+        workspace_task_ids=pulumi.get(__ret__, 'workspace_task_ids'),
+        workspaces=pulumi.get(__ret__, 'workspaces'))
 def get_run_task_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         organization: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRunTaskResult]:
     """
-    A run task by id, or by name in an organization (all pages are searched). Fails when there is none.
+    A run task by id, or by name in an organization (all pages are searched). Fails when there is none, when an id's
+    task is not in the organization given, and when the organization holds several of that name.
 
     :param _builtins.str id: The task's `task-...` id. Give this or `name`.
     :param _builtins.str name: The task's name. Give this or `id`.
@@ -201,4 +217,5 @@ def get_run_task_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
         name=pulumi.get(__response__, 'name'),
         organization=pulumi.get(__response__, 'organization'),
         url=pulumi.get(__response__, 'url'),
-        workspace_task_ids=pulumi.get(__response__, 'workspace_task_ids')))
+        workspace_task_ids=pulumi.get(__response__, 'workspace_task_ids'),
+        workspaces=pulumi.get(__response__, 'workspaces')))

@@ -57,7 +57,7 @@ def list_run_tasks(include: Optional[Sequence[_builtins.str]] = None,
     Every run task of the organization, following every page.
 
     :param Sequence[_builtins.str] include: Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-           `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+           `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
     :param _builtins.str organization: Default: stack config `runtask:organization`, then `RUNTASK_ORGANIZATION`.
     """
     __args__ = dict()
@@ -75,7 +75,7 @@ def list_run_tasks_output(include: pulumi.Input[Optional[Optional[Sequence[_buil
     Every run task of the organization, following every page.
 
     :param Sequence[_builtins.str] include: Related objects to include besides the associations (`workspace_tasks`, always asked for, so that
-           `workspaceTaskIds` is known): `workspace_tasks.workspace`.
+           `workspaceTaskIds` is known): `workspace_tasks.workspace`, which gives each task its `workspaces`.
     :param _builtins.str organization: Default: stack config `runtask:organization`, then `RUNTASK_ORGANIZATION`.
     """
     __args__ = dict()

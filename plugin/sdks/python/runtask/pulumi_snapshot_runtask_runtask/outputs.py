@@ -18,6 +18,7 @@ from . import outputs
 __all__ = [
     'RunTaskGlobal',
     'RunTaskInfo',
+    'RunTaskWorkspace',
     'WorkspaceRunTaskInfo',
 ]
 
@@ -100,7 +101,8 @@ class RunTaskInfo(dict):
                  url: _builtins.str,
                  description: Optional[_builtins.str] = None,
                  global_: Optional['outputs.RunTaskGlobal'] = None,
-                 workspace_task_ids: Optional[Sequence[_builtins.str]] = None):
+                 workspace_task_ids: Optional[Sequence[_builtins.str]] = None,
+                 workspaces: Optional[Sequence['outputs.RunTaskWorkspace']] = None):
         """
         A run task as the service reports it (the HMAC key is never returned).
 
@@ -114,6 +116,8 @@ class RunTaskInfo(dict):
         :param 'RunTaskGlobal' global_: The global settings; absent when the organization lacks the global run tasks feature.
         :param Sequence[_builtins.str] workspace_task_ids: Ids (`wstask-...`) of the task's workspace associations, as the service reports them; absent when the
                service's answer did not include them (it ignored `include`).
+        :param Sequence['RunTaskWorkspace'] workspaces: The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+               `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
         """
         pulumi.set(__self__, "category", category)
         pulumi.set(__self__, "enabled", enabled)
@@ -127,6 +131,8 @@ class RunTaskInfo(dict):
             pulumi.set(__self__, "global_", global_)
         if workspace_task_ids is not None:
             pulumi.set(__self__, "workspace_task_ids", workspace_task_ids)
+        if workspaces is not None:
+            pulumi.set(__self__, "workspaces", workspaces)
 
     @_builtins.property
     @pulumi.getter
@@ -200,6 +206,49 @@ class RunTaskInfo(dict):
         service's answer did not include them (it ignored `include`).
         """
         return pulumi.get(self, "workspace_task_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def workspaces(self) -> Optional[Sequence['outputs.RunTaskWorkspace']]:
+        """
+        The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
+        `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
+        """
+        return pulumi.get(self, "workspaces")
+
+
+@pulumi.output_type
+class RunTaskWorkspace(dict):
+    """
+    A workspace a task is associated with, as the service includes it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A workspace a task is associated with, as the service includes it.
+
+        :param _builtins.str id: The workspace's `ws-...` id.
+        :param _builtins.str name: The workspace's name.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's `ws-...` id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

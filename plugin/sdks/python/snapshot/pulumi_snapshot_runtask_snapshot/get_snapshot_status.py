@@ -82,7 +82,7 @@ class GetSnapshotStatusResult:
     @pulumi.getter(name="snapshotStart")
     def snapshot_start(self) -> _builtins.str:
         """
-        Start of the snapshot in progress, or of the last one (ISO 8601).
+        The service's `snapshot_start`: a time (ISO 8601); the spec does not say how it differs from `lastSnapshotStart`.
         """
         return pulumi.get(self, "snapshot_start")
 
@@ -90,7 +90,7 @@ class GetSnapshotStatusResult:
     @pulumi.getter(name="snapshotUrl")
     def snapshot_url(self) -> _builtins.str:
         """
-        Where the snapshot in progress, or the last one, is written.
+        The service's `snapshot_url`, shaped as `lastSnapshotUrl`; the spec does not say how it differs from it.
         """
         return pulumi.get(self, "snapshot_url")
 

@@ -1,0 +1,60 @@
+import { isUnknown } from "./common/unknown";
+import { withCreatedResource } from "./context";
+import type { ResourceProvider } from "./resource";
+
+type Props = Record<string, unknown>;
+
+/**
+ * What the resource classes (sdk/) send to the dynamic provider besides the arguments: the URN the engine gives the
+ * resource, which the SDK's dynamic provider plugin passes to no call (`@pulumi/pulumi/cmd/dynamic-provider` hands
+ * Check its olds and news only). Check takes it out of the inputs, so the state never holds it.
+ */
+export const RESOURCE_URN = "__resourceUrn";
+
+/**
+ * A resource provider as the dynamic provider plugin calls it (through sdk/shims), with what the provider plugins
+ * get from the engine's requests, from the URN the resource classes send:
+ * - a name the program leaves out defaults as the provider plugins default it: on create, to the resource's name;
+ *   then, to the name the object has (the old inputs'), so that a resource renamed with `aliases` keeps its object's
+ *   name, as Pulumi's auto-naming keeps an auto-name; and, in the Check the engine runs again without olds before a
+ *   replacement's create, to the name the first Check of that resource kept;
+ * - a create knows its resource's URN (`withCreatedResource`), for its refusal's recovery and the recovery itself
+ *   (pendingCreates.ts). The create's inputs are what its resource's Check answered, so they tell which one it is.
+ */
+export function dynamicResourceProvider(provider: ResourceProvider): ResourceProvider {
+  const namesKept = new Map<string, string>();
+  const resourceOfInputs = new Map<string, string>();
+  return {
+    ...provider,
+    async check(olds, news) {
+      const { [RESOURCE_URN]: urn, ...args } = news;
+      if (typeof urn !== "string" || isUnknown(urn)) return provider.check(olds, args);
+      const hasOlds = Object.keys(olds).length > 0;
+      const kept = hasOlds ? undefined : namesKept.get(urn);
+      const result = await provider.check(olds, args, { resourceName: kept ?? urn.slice(urn.lastIndexOf("::") + 2) });
+      const name = result.inputs.name;
+      if (hasOlds && typeof name === "string" && !isUnknown(name)) namesKept.set(urn, name);
+      if (result.failures.length === 0) resourceOfInputs.set(inputsKey(result.inputs), urn);
+      return result;
+    },
+    create(inputs) {
+      return withCreatedResource(resourceOfInputs.get(inputsKey(inputs)), () => provider.create(inputs));
+    },
+  };
+}
+
+/** The inputs as a key, whatever the order of their keys, without the engine's `__provider`. */
+function inputsKey(inputs: Props): string {
+  const { __provider: _p, ...rest } = inputs;
+  return JSON.stringify(sorted(rest));
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sorted((value as Props)[k])]),
+  );
+}
