@@ -1,0 +1,61 @@
+import type { Program, ProgramValue } from "./model";
+
+/**
+ * The program as Pulumi YAML: the `config:` block declaring each secret it reads (`secret: true`, so that the value
+ * stays a secret through the program) and the `resources:` block, each secret `${key}` from the stack config, each
+ * task id `${task.id}`, every resource `protect`ed as `pulumi import` left it.
+ */
+export function yamlBlocks(program: Program): string {
+  const lines: string[] = [];
+  if (program.secretConfig.length > 0) {
+    lines.push("config:");
+    for (const key of program.secretConfig) lines.push(`  ${key}:`, "    type: string", "    secret: true");
+    lines.push("");
+  }
+  lines.push("resources:");
+  for (const resource of program.resources) {
+    lines.push(`  ${scalar(resource.name)}:`, `    type: ${resource.type}`);
+    if (resource.properties.length > 0) {
+      lines.push("    properties:");
+      for (const [key, value] of resource.properties) lines.push(...entry(key, value, 6));
+    }
+    lines.push("    options:", "      protect: true");
+    if (resource.importId !== undefined) lines.push(`      import: ${scalar(resource.importId)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A whole `Pulumi.yaml` for a new project. */
+export function yamlProject(name: string, description: string, program: Program): string {
+  return `name: ${scalar(name)}\nruntime: yaml\ndescription: ${scalar(description)}\n\n${yamlBlocks(program)}`;
+}
+
+function entry(key: string, value: ProgramValue, indent: number): string[] {
+  const pad = " ".repeat(indent);
+  if ("config" in value) return [`${pad}${key}: \${${value.config}}`];
+  if ("idOf" in value) return [`${pad}${key}: \${${value.idOf}.id}`];
+  return literal(key, value.literal, indent);
+}
+
+function literal(key: string, value: unknown, indent: number): string[] {
+  const pad = " ".repeat(indent);
+  if (Array.isArray(value)) return value.length === 0 ? [`${pad}${key}: []`] : [`${pad}${key}:`, ...value.map((v) => `${pad}  - ${scalar(v)}`)];
+  if (value !== null && typeof value === "object") {
+    return [`${pad}${key}:`, ...Object.entries(value).flatMap(([k, v]) => (v === undefined ? [] : literal(k, v, indent + 2)))];
+  }
+  return [`${pad}${key}: ${scalar(value)}`];
+}
+
+/** YAML words that a plain scalar would turn into another type. */
+const SPECIAL = /^(true|false|yes|no|on|off|y|n|null|~|[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|\.inf|\.nan)$/i;
+
+/**
+ * A scalar: numbers and booleans as they are, strings plain where YAML reads them back as the same string, else
+ * double-quoted (JSON's escapes are YAML's). `${` is written `$${`: Pulumi YAML would read it as an interpolation.
+ */
+function scalar(value: unknown): string {
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  const text = String(value).replace(/\$\{/g, "$${");
+  if (/^[A-Za-z0-9/_.][A-Za-z0-9/_.:@+=-]*$/.test(text) && !SPECIAL.test(text) && !text.includes(": ")) return text;
+  return JSON.stringify(text);
+}
