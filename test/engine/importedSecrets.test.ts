@@ -66,7 +66,7 @@ const secret = (value: string) => ({ "4dabf18193072939515e22adb298388d": "1b4706
 
 test("an import with secret inputs, then the program that gives them: same, no write; refresh keeps them; changes are sent", async () => {
   // Made outside Pulumi, as Terraform made them: the key and the credentials sent once, never returned.
-  const task = await (
+  const task = (await (
     await fetch(`${suite.emulator.url}/api/v2/organizations/acme/tasks`, {
       method: "POST",
       headers: { authorization: `Bearer ${RUNTASK_TOKEN}`, "content-type": "application/vnd.api+json" },
@@ -77,7 +77,7 @@ test("an import with secret inputs, then the program that gives them: same, no w
         },
       }),
     })
-  ).json();
+  ).json()) as { data: { id: string } };
   const made = await fetch(`${suite.emulator.url}/v1/sys/storage/raft/snapshot-auto/config/offsite`, {
     method: "POST",
     headers: { "X-Service-Token": DEFAULT_SNAPSHOT_TOKEN, "content-type": "application/json" },
