@@ -7,7 +7,7 @@ import { isSecretValue, removeStaging, stateCiphertext, suppliedInputs, withImpo
 import { camel, planMigration, type MigrationPlan, type PlannedResource } from "./plan";
 import { programOf, type Program } from "./program/model";
 import { sdkModules, TYPESCRIPT_TSCONFIG, typescriptPackageJson, typescriptProgram } from "./program/typescript";
-import { yamlBlocks, yamlProject } from "./program/yaml";
+import { yamlBlocks, yamlProject, yamlReadsAsString } from "./program/yaml";
 import { runtimeOf, targetProject, type Language, type TargetProject } from "./project";
 import { OLDEST_CLI, PulumiCli, recentEnough, type StateResource } from "./pulumiCli";
 import { MigrationRefused, type Refusal } from "./refusal";
@@ -50,7 +50,7 @@ export async function migrateTerraform(options: MigrateOptions): Promise<Migrati
   const env = options.env ?? process.env;
   const checked = await check(options, env);
   const { state, plan, project, cli, reads, stackExists } = checked;
-  const secrets = secretValuesOf(plan, reads);
+  const secrets = secretValuesOf(plan, reads, options.language);
   const urnOf = (r: PlannedResource) => `urn:pulumi:${shortStack(options.stack)}::${project.name}::${r.mapped.pulumiType}::${r.name}`;
   const report: MigrationReport = {
     version: 1,
@@ -94,8 +94,8 @@ export async function migrateTerraform(options: MigrateOptions): Promise<Migrati
   try {
     for (const r of plan.resources) {
       const ciphertexts: Record<string, string> = {};
-      for (const [input, { value }] of Object.entries(secrets.get(r) ?? {})) {
-        await work.setSecret(r.configKeys[input], value);
+      for (const [input, { value, configValue }] of Object.entries(secrets.get(r) ?? {})) {
+        await work.setSecret(r.configKeys[input], configValue);
         staged = true;
         ciphertexts[input] = await stateCiphertext(work, settingsFile, project.name, value);
       }
@@ -122,8 +122,7 @@ export async function migrateTerraform(options: MigrateOptions): Promise<Migrati
   report.files = writeProgram(project, program);
 
   const urns = (r: PlannedResource) => storedOf(r)!.urn;
-  const needs =
-    options.language === "typescript" ? sdkModules(program).filter((m) => !existsSync(join(project.dir, "node_modules", m, "package.json"))) : [];
+  const needs = options.language === "typescript" ? sdkModules(program).filter((m) => !resolvesFrom(project.dir, `${m}/package.json`)) : [];
   if (needs.length > 0) {
     report.preview.note =
       `not run yet: the program needs ${needs.join(" and ")} installed (docs/migrating-from-terraform.md says how); ` +
@@ -254,34 +253,48 @@ function objectOf(r: StateResource): string | undefined {
   return undefined;
 }
 
+/** A secret to carry: its value, where it came from, and the stack config value that holds it. */
+interface CarriedSecret {
+  value: string;
+  from: "terraform state" | "service";
+  configValue: string;
+}
+
 /**
  * Each resource's secret values, and where each came from: a credential the service returns is the service's (it
  * wins, as for every other argument), else Terraform's plain text. A secret the service returns that Terraform does
- * not hold gets a config key too, so that the program names it.
+ * not hold gets a config key too, so that the program names it. A YAML program reads a value that looks like a
+ * number, a boolean or JSON as such (`yamlReadsAsString`): such a one is kept base64-encoded, under `<key>Base64`.
  */
 function secretValuesOf(
   plan: MigrationPlan,
   reads: Map<PlannedResource, ServiceRead>,
-): Map<PlannedResource, Record<string, { value: string; from: "terraform state" | "service" }>> {
-  const all = new Map<PlannedResource, Record<string, { value: string; from: "terraform state" | "service" }>>();
+  language: Language,
+): Map<PlannedResource, Record<string, CarriedSecret>> {
+  const all = new Map<PlannedResource, Record<string, CarriedSecret>>();
   const taken = new Set(plan.resources.flatMap((r) => Object.values(r.configKeys)));
   for (const r of plan.resources) {
     const read = reads.get(r)!;
     const { fields } = RESOURCE_TYPES[r.mapped.pulumiType].table;
-    const values: Record<string, { value: string; from: "terraform state" | "service" }> = {};
+    const values: Record<string, CarriedSecret> = {};
     for (const [input, field] of Object.entries(fields)) {
       if (!field.secret) continue;
       const fromService = read.props[input];
       const fromTerraform = r.mapped.secrets[input];
-      if (typeof fromService === "string" && fromService !== "") values[input] = { value: fromService, from: "service" };
-      else if (fromTerraform !== undefined) values[input] = { value: fromTerraform, from: "terraform state" };
-      else continue;
+      const value = typeof fromService === "string" && fromService !== "" ? fromService : fromTerraform;
+      if (value === undefined) continue;
+      const from = value === fromService ? "service" : "terraform state";
       if (!r.configKeys[input]) {
         let key = `${camel(r.name)}${input[0].toUpperCase()}${input.slice(1)}`;
         for (let n = 2; taken.has(key); n++) key = `${camel(r.name)}${n}${input[0].toUpperCase()}${input.slice(1)}`;
         taken.add(key);
         r.configKeys[input] = key;
       }
+      if (language === "yaml" && !yamlReadsAsString(value)) {
+        r.configKeys[input] = `${r.configKeys[input]}Base64`;
+        r.base64Config.push(input);
+        values[input] = { value, from, configValue: Buffer.from(value, "utf8").toString("base64") };
+      } else values[input] = { value, from, configValue: value };
     }
     all.set(r, values);
   }
@@ -328,6 +341,16 @@ function writeProgram(project: TargetProject, program: Program): string[] {
     files.push(file);
   }
   return files;
+}
+
+/** Whether `module` resolves from `dir` as the program's own requires would (its node_modules, or one above it). */
+function resolvesFrom(dir: string, module: string): boolean {
+  try {
+    require.resolve(module, { paths: [dir] });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function shortStack(stack: string): string {

@@ -15,6 +15,8 @@ export interface PlannedResource {
   name: string;
   /** The stack config key of each secret argument, set or to be set (`scannerHmacKey`). */
   configKeys: Record<string, string>;
+  /** Secret arguments whose config value is the base64 of the secret (`YAML_READS_AS_STRING` says why). */
+  base64Config: string[];
 }
 
 /** What the state holds that stays with Terraform, and why. */
@@ -115,6 +117,7 @@ export function planMigration(state: TerraformState, options: PlanOptions): { pl
     mapped,
     name: "",
     configKeys: {},
+    base64Config: [],
   }));
   for (const s of settings) {
     const task = planned.find((p) => p.mapped.object === s.mapped.task);

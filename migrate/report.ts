@@ -19,7 +19,7 @@ export interface ReportEntry {
   /** Terraform attribute -> the argument it became. */
   carried: Record<string, string>;
   /** Secrets set in the stack config (key names only), and whose value they hold. */
-  secrets: { argument: string; configKey: string; from: "terraform state" | "service" }[];
+  secrets: { argument: string; configKey: string; from: "terraform state" | "service"; encoding?: "base64" }[];
   /** Secrets Terraform does not hold: the command that sets each. */
   toSet: { argument: string; configKey: string; command: string; whileUnset: string }[];
   notCarried: NotCarried[];
@@ -65,7 +65,12 @@ export function reportEntries(
       importId: r.mapped.importId,
       id: read?.id ?? r.mapped.importId,
       carried: own,
-      secrets: Object.entries(sources).map(([argument, from]) => ({ argument, configKey: r.configKeys[argument], from })),
+      secrets: Object.entries(sources).map(([argument, from]) => ({
+        argument,
+        configKey: r.configKeys[argument],
+        from,
+        ...(r.base64Config.includes(argument) ? { encoding: "base64" as const } : {}),
+      })),
       toSet: r.mapped.unknownSecrets.map((u) => ({
         argument: u.input,
         configKey: r.configKeys[u.input],
@@ -132,7 +137,10 @@ export function describeReport(report: MigrationReport, reportFile?: string): st
     lines.push(`  ${e.address} -> ${e.pulumiType} ${e.name} (${e.id})`);
     const carried = Object.entries(e.carried).map(([a, i]) => (a.split(".").pop() === i ? i : `${a.split(".").pop()} as ${i}`));
     if (carried.length > 0) lines.push(`      carried: ${carried.join(", ")}`);
-    for (const s of e.secrets) lines.push(`      secret: ${s.argument} in stack config ${s.configKey} (from the ${s.from})`);
+    for (const s of e.secrets) {
+      const encoded = s.encoding ? ", base64-encoded: Pulumi YAML would read its text as JSON or a number" : "";
+      lines.push(`      secret: ${s.argument} in stack config ${s.configKey} (from the ${s.from}${encoded})`);
+    }
     for (const t of e.toSet) lines.push(`      to set: ${t.argument}: ${t.command}; until then ${t.whileUnset}`);
     for (const n of e.notCarried) lines.push(`      not carried: ${n.attribute}: ${n.why}`);
     for (const d of e.drift) {

@@ -1,6 +1,6 @@
 import { hasCode, messageOf } from "../provider/common/errors";
 import type { ConfigLookup } from "../provider/config/lookup";
-import { settingProblems, type ServiceDescription } from "../provider/config/serviceSettings";
+import { resolveServiceSettings, settingProblems, type ServiceDescription } from "../provider/config/serviceSettings";
 import { setProviderContext } from "../provider/context";
 import type { ResourceProvider } from "../provider/resource";
 import { runTaskTable } from "../provider/runTask/fields";
@@ -62,6 +62,13 @@ export async function readAtServices(
   for (const service of services) {
     const problems = settingProblems(service, config);
     for (const problem of problems) refusals.push({ problem: `${service.service}: ${problem.reason}`, fix: settingsFix(service) });
+    if (problems.length > 0) continue;
+    // Unset ones (the address, the token) are told once per service, not once per object.
+    try {
+      resolveServiceSettings(service, config);
+    } catch (err) {
+      refusals.push({ problem: messageOf(err), fix: settingsFix(service) });
+    }
   }
   if (refusals.length > 0) return { reads, refusals };
 

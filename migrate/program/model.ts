@@ -1,4 +1,5 @@
 import { jsonEqual } from "../../provider/common/jsonEqual";
+import type { ValueType } from "../../provider/table/field";
 import { isSecretValue } from "../importFile";
 import type { PlannedResource } from "../plan";
 import { RESOURCE_TYPES } from "../serviceReads";
@@ -7,7 +8,7 @@ import type { PulumiType } from "../terraformTypes/mapping";
 type Props = Record<string, unknown>;
 
 /** A property's value in the program: a literal, a secret from the stack config, or another resource's id. */
-export type ProgramValue = { literal: unknown } | { config: string } | { idOf: string };
+export type ProgramValue = { literal: unknown } | { config: string; base64?: true } | { idOf: string };
 
 export interface ProgramResource {
   name: string;
@@ -50,12 +51,12 @@ export function programOf(resources: PlannedResource[], stored: (r: PlannedResou
         const configKey = resource.configKeys[key];
         if (!configKey) throw new Error(`no config key for the secret ${key} of ${resource.name}`);
         secretConfig.add(configKey);
-        properties.push([key, { config: configKey }]);
+        properties.push([key, resource.base64Config.includes(key) ? { config: configKey, base64: true } : { config: configKey }]);
         continue;
       }
       const task =
         key === "taskId" && resource.mapped.pulumiType === "runtask:index:WorkspaceRunTask" ? taskNames.get(`task:${String(value)}`) : undefined;
-      properties.push([key, task ? { idOf: task } : { literal: value }]);
+      properties.push([key, task ? { idOf: task } : { literal: inTableOrder(field.value, value) }]);
     }
     program.resources.push({
       name: resource.name,
@@ -66,4 +67,12 @@ export function programOf(resources: PlannedResource[], stored: (r: PlannedResou
   }
   program.secretConfig = [...secretConfig];
   return program;
+}
+
+/** An object's keys in the order of its nested table (`global`: enabled, stages, enforcementLevel), as the docs show it. */
+function inTableOrder(type: ValueType, value: unknown): unknown {
+  if (type.type !== "object" || typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const given = value as Props;
+  const keys = [...Object.keys(type.fields).filter((k) => k in given), ...Object.keys(given).filter((k) => !(k in type.fields))];
+  return Object.fromEntries(keys.map((k) => [k, given[k]]));
 }

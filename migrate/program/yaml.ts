@@ -32,6 +32,7 @@ export function yamlProject(name: string, description: string, program: Program)
 
 function entry(key: string, value: ProgramValue, indent: number): string[] {
   const pad = " ".repeat(indent);
+  if ("config" in value && value.base64) return [`${pad}${key}:`, `${pad}  fn::fromBase64: \${${value.config}}`];
   if ("config" in value) return [`${pad}${key}: \${${value.config}}`];
   if ("idOf" in value) return [`${pad}${key}: \${${value.idOf}.id}`];
   return literal(key, value.literal, indent);
@@ -58,4 +59,28 @@ function scalar(value: unknown): string {
   const text = String(value).replace(/\$\{/g, "$${");
   if (/^[A-Za-z0-9/_.][A-Za-z0-9/_.:@+=-]*$/.test(text) && !SPECIAL.test(text) && !text.includes(": ")) return text;
   return JSON.stringify(text);
+}
+
+/**
+ * Whether Pulumi YAML reads a config value as the string it is. Its language host turns each config value that parses
+ * as an integer, a boolean, a float or JSON into that (pulumi-yaml v1.38.1, pkg/server/server.go, `Run`), whatever the
+ * `config:` block declares: a JSON key document would reach the provider as an object. Such a secret is kept in the
+ * stack config base64-encoded, and the program decodes it (`fn::fromBase64`), to the very string.
+ */
+export function yamlReadsAsString(value: string): boolean {
+  if (value.length > 1 && value.startsWith("0") && !value.startsWith("0.")) return true;
+  if (/^[+-]?\d+$/.test(value) || /^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) return false;
+  if (
+    /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ||
+    /^[+-]?(inf|infinity|nan)$/i.test(value) ||
+    /^[+-]?0[xX][0-9a-fA-F_.]+[pP][+-]?\d+$/.test(value)
+  ) {
+    return false;
+  }
+  try {
+    JSON.parse(value);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -1,9 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { engineSuite } from "../support/engine/engineSuite";
+import { delimiter, join } from "node:path";
+import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
+import { repositoryRoot } from "../../demo/repository";
+import { RUNTASK_TOKEN } from "../support/emulatorStack";
+import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
 import { opsByName, type EngineStack } from "../support/engine/engineStack";
-import { AsTerraform, runCommand, type CommandRun } from "./support/asTerraform";
+import { AsTerraform, installPluginSdks, runCommand, type CommandRun } from "./support/asTerraform";
 
 /**
  * `pulumi-snapshot-runtask migrate terraform` through the real Pulumi engine, against the emulator, from states shaped
@@ -47,7 +50,8 @@ function expectNoPlainSecret(secrets: Record<string, string>, stack: EngineStack
     ...filesUnder(stack.programDir),
   ];
   for (const [name, value] of Object.entries(secrets)) {
-    for (const [where, text] of places) expect([name, where, text.includes(value)]).toEqual([name, where, false]);
+    const base64 = Buffer.from(value).toString("base64");
+    for (const [where, text] of places) expect([name, where, text.includes(value) || text.includes(base64)]).toEqual([name, where, false]);
   }
 }
 
@@ -175,3 +179,246 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
     expect(stack.state().text).toBe(state);
   });
 });
+
+/** An emulator of its own for a scenario, credentials answered as `echo` says; the stack reaches it through the environment. */
+async function emulatorAnswering(echo: false | "masked"): Promise<Emulator> {
+  const base = scenarioEmulator();
+  return startEmulator({ ...base, snapshot: { ...base.snapshot, echoCredentials: echo } });
+}
+
+/** The settings in the environment, as a pipeline gives them: the stack's config holds none. */
+function settingsEnv(emulator: Emulator): NodeJS.ProcessEnv {
+  return { RUNTASK_ADDR: emulator.url, RUNTASK_TOKEN, SERVICE_ADDR: emulator.url, SERVICE_TOKEN: DEFAULT_SNAPSHOT_TOKEN };
+}
+
+describe("a tfe v0.75 and vault v5.10 state (plugin framework era: write-only keys, modules, for_each), a service that hides credentials", () => {
+  const SECRETS = {
+    policyWriteOnlyKey: "hmac-canary-wo-3Kp9",
+    ciScannerHmacKey: "hmac-canary-3Kp9",
+    offsiteCloudAAccessKeyId: "AKIACANARY3KP9",
+    offsiteWriteOnlySecret: "secret-canary-wo-3Kp9",
+    gcsCloudCServiceAccountKey: JSON.stringify({
+      type: "service_account",
+      project_id: "raft",
+      private_key_id: "key-canary-3Kp9",
+      private_key: "-----BEGIN PRIVATE KEY-----\nMIIEcanary3Kp9\n-----END PRIVATE KEY-----\n",
+      client_email: "snapshots@raft.iam.example.com",
+    }),
+  };
+  let emulator: Emulator;
+  let stack: EngineStack;
+  let tf: AsTerraform;
+
+  beforeAll(async () => {
+    emulator = await emulatorAnswering(false);
+    tf = new AsTerraform(emulator);
+    await tf.task("policy", { name: "policy", url: "https://policy.example.com/check", hmacKey: SECRETS.policyWriteOnlyKey });
+    await tf.task("ci-scanner", {
+      name: "ci-scanner",
+      url: "https://hooks.example.com/ci-scan",
+      description: "CI scanner",
+      hmacKey: SECRETS.ciScannerHmacKey,
+    });
+    await tf.globalSettings("ci-scanner", { enabled: true, stages: ["pre_plan", "post_plan"], enforcementLevel: "mandatory" });
+    await tf.attach("ci-scanner-app", "ci-scanner", "app", { enforcementLevel: "advisory", stages: ["post_plan"] });
+    await tf.attach("ci-scanner-web", "ci-scanner", "web", { enforcementLevel: "mandatory", stages: ["pre_plan", "post_plan"] });
+    await tf.attach("policy-app", "policy", "app", { enforcementLevel: "mandatory", stages: ["post_plan"] });
+    await tf.config("offsite", {
+      interval: 21600,
+      retain: 4,
+      path_prefix: "raft",
+      file_prefix: "raft",
+      storage_type: "cloudA-s3",
+      cloudA_s3_bucket: "snapshots",
+      cloudA_s3_region: "eu-west-1",
+      cloudA_access_key_id: SECRETS.offsiteCloudAAccessKeyId,
+      cloudA_secret_access_key: SECRETS.offsiteWriteOnlySecret,
+      cloudA_s3_enable_kms: true,
+      cloudA_s3_kms_key: "alias/raft-snapshots",
+    });
+    await tf.config("gcs", {
+      interval: 43200,
+      retain: 1,
+      path_prefix: "daily/",
+      file_prefix: "vault-snapshot",
+      storage_type: "cloudC-gcs",
+      cloudC_gcs_bucket: "raft-snapshots",
+      cloudC_service_account_key: SECRETS.gcsCloudCServiceAccountKey,
+    });
+    stack = suite.stack("yaml", "tf-framework-era", { config: {}, env: settingsEnv(emulator) });
+  });
+
+  afterAll(() => emulator?.close());
+
+  test("an object deleted outside Terraform is refused, and nothing is made", async () => {
+    const state = JSON.parse(tf.state("tfe-0.75-vault-5.10.tfstate.json", SECRETS));
+    const policy = state.resources.find((r: any) => r.name === "policy");
+    state.resources.push({
+      ...policy,
+      name: "gone",
+      instances: [{ ...policy.instances[0], attributes: { ...policy.instances[0].attributes, id: "task-goneGONEgone0001", name: "gone" } }],
+    });
+    const file = join(work, "framework-era-gone.tfstate");
+    writeFileSync(file, JSON.stringify(state));
+    emulator.requests.reset();
+    const run = await migrate(stack, [file, "--stack", "dev", "--out", stack.programDir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("tfe_organization_run_task.gone: reading it at the service failed");
+    expect(run.stderr).toContain("terraform state rm 'tfe_organization_run_task.gone'");
+    expect(emulator.requests.writes()).toBe(0);
+    expect(readdirSync(stack.programDir)).toEqual([]);
+    expect(stack.state().text).toBe("");
+  });
+
+  test("the command carries what Terraform holds, reports the write-only keys it cannot, and the preview shows no change", async () => {
+    const file = join(work, "framework-era.tfstate");
+    writeFileSync(file, tf.state("tfe-0.75-vault-5.10.tfstate.json", SECRETS));
+    emulator.requests.reset();
+    const run = await migrate(stack, [file, "--stack", "dev", "--out", stack.programDir]);
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(emulator.requests.writes()).toBe(0);
+    const report = JSON.parse(readFileSync(join(stack.programDir, "migration-report.json"), "utf8"));
+    expect(report.preview.noChanges).toBe(true);
+    const entry = (address: string) => report.resources.find((r: any) => r.address === address);
+    expect(entry("tfe_organization_run_task.policy").toSet).toEqual([
+      expect.objectContaining({
+        argument: "hmacKey",
+        configKey: "policyHmacKey",
+        command: expect.stringContaining("pulumi config set --secret --stack dev policyHmacKey"),
+      }),
+    ]);
+    expect(entry("vault_raft_snapshot_agent_config.offsite").toSet).toEqual([expect.objectContaining({ argument: "cloudASecretAccessKey" })]);
+    // A hiding service gives no credential: Terraform's are carried.
+    // A JSON document would reach the plugin as an object from a YAML program: it is kept base64-encoded.
+    expect(entry("vault_raft_snapshot_agent_config.gcs").secrets).toEqual([
+      { argument: "cloudCServiceAccountKey", configKey: "gcsCloudCServiceAccountKeyBase64", from: "terraform state", encoding: "base64" },
+    ]);
+    expect(entry("module.ci.tfe_organization_run_task_global_settings.scanner")).toMatchObject({
+      pulumiType: "runtask:index:RunTask",
+      name: "ci-scanner",
+      carried: { enabled: "global.enabled", stages: "global.stages", enforcement_level: "global.enforcementLevel" },
+    });
+    expect(entry('module.ci.tfe_workspace_run_task.scanner_on["web"]').name).toBe("ci-scanner_on-web");
+    // Root-module resources get removed blocks; the module's, state rm commands.
+    expect(report.terraformSide.removedBlocks).not.toContain("module.ci");
+    expect(report.terraformSide.stateRm).toContain(`terraform state rm 'module.ci.tfe_workspace_run_task.scanner_on["app"]'`);
+
+    const program = readFileSync(join(stack.programDir, "Pulumi.yaml"), "utf8");
+    expect(program).toContain(
+      "      global:\n        enabled: true\n        stages:\n          - pre_plan\n          - post_plan\n        enforcementLevel: mandatory\n",
+    );
+    expect(program).toContain("      taskId: ${ci-scanner.id}\n");
+    expect(program).not.toContain("policyHmacKey");
+    expect(program).toContain("      cloudCServiceAccountKey:\n        fn::fromBase64: ${gcsCloudCServiceAccountKeyBase64}\n");
+    expectNoPlainSecret(SECRETS, stack, run);
+  });
+
+  test("then preview, up and refresh change nothing and write nothing; the service keeps the write-only keys", async () => {
+    const before = JSON.stringify([emulator.runTask.tasks(), emulator.runTask.workspaceTasks(), [...emulator.snapshot.configs]]);
+    emulator.requests.reset();
+    const preview = await stack.preview();
+    expect(opsByName(preview)).toEqual(
+      Object.fromEntries(
+        ["policy", "ci-scanner", "ci-scanner_on-app", "ci-scanner_on-web", "policy_on_app", "offsite", "gcs"].map((n) => [n, "same"]),
+      ),
+    );
+    expect((await stack.up()).changes).toEqual({ same: 8 });
+    expect((await stack.refresh()).ok).toBe(true);
+    expect(Object.values(opsByName(await stack.preview())).every((op) => op === "same")).toBe(true);
+    expect(emulator.requests.writes()).toBe(0);
+    expect(JSON.stringify([emulator.runTask.tasks(), emulator.runTask.workspaceTasks(), [...emulator.snapshot.configs]])).toBe(before);
+    expect(emulator.runTask.tasks().find((t) => t.name === "policy")?.hmacKey).toBe(SECRETS.policyWriteOnlyKey);
+    for (const value of Object.values(SECRETS)) expect(stack.state().text).not.toContain(value);
+  });
+});
+
+describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, a service that masks credentials, TypeScript", () => {
+  const SECRETS = { scannerHmacKey: "hmac-canary-9Vb2", regional0BlobCloudBAccountKey: "account-key-canary-9Vb2==" };
+  let emulator: Emulator;
+  let stack: EngineStack;
+  let tf: AsTerraform;
+  let state: string;
+
+  beforeAll(async () => {
+    emulator = await emulatorAnswering("masked");
+    tf = new AsTerraform(emulator);
+    await tf.task("scanner", {
+      name: "scanner",
+      url: "https://hooks.example.com/scan",
+      description: "Scans every plan",
+      hmacKey: SECRETS.scannerHmacKey,
+    });
+    await tf.attach("scanner-app", "scanner", "app", { enforcementLevel: "mandatory", stages: ["pre_apply"] });
+    await tf.config("regional-blob", {
+      interval: 7200,
+      retain: 3,
+      path_prefix: "eu/",
+      file_prefix: "vault-snapshot",
+      storage_type: "cloudB-blob",
+      cloudB_container_name: "raft",
+      cloudB_account_name: "raftsnapshots",
+      cloudB_auth_mode: "shared",
+      cloudB_account_key: SECRETS.regional0BlobCloudBAccountKey,
+    });
+    state = tf.state("tfe-0.65-vault-5.10.show.json", SECRETS);
+    // A TypeScript project as its user has it: the plugins' SDKs installed, and the CLI with its Node.js language host.
+    installPluginSdks(suite.project.dir, repositoryRoot());
+    const host = nodejsLanguageHostOnPath(work);
+    stack = suite.stack("yaml", "tf-show-ts", {
+      config: {},
+      env: { ...settingsEnv(emulator), PATH: `${host}${delimiter}${process.env.PATH ?? ""}` },
+    });
+  });
+
+  afterAll(() => emulator?.close());
+
+  test("a dry run reads, writes the program with import options and the report, and makes no stack", async () => {
+    const dry = join(work, "dry-run");
+    emulator.requests.reset();
+    const run = await migrate(stack, ["-", "--stack", "dev", "--out", dry, "--language", "typescript", "--leave-others", "--dry-run"], state);
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(emulator.requests.writes()).toBe(0);
+    const report = JSON.parse(readFileSync(join(dry, "migration-report.json"), "utf8"));
+    expect([report.dryRun, report.preview.ran]).toEqual([true, false]);
+    expect(report.leftToTerraform).toEqual([{ address: "tfe_workspace.app", why: "type tfe_workspace is not one this command migrates" }]);
+    expect(readFileSync(join(dry, "index.ts"), "utf8")).toContain(`}, { protect: true, import: "${tf.ids["task:scanner"]}" });`);
+    expect(stack.state().text).toBe("");
+    expect(existsSync(join(dry, "Pulumi.dev.yaml"))).toBe(false);
+  });
+
+  test("the command writes a TypeScript program on the plugins' SDK, whose preview shows no change; an up writes nothing", async () => {
+    emulator.requests.reset();
+    const run = await migrate(
+      stack,
+      ["-", "--stack", "dev", "--out", stack.programDir, "--project", "tf-show-ts", "--language", "typescript", "--leave-others"],
+      state,
+    );
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(emulator.requests.writes()).toBe(0);
+    const report = JSON.parse(readFileSync(join(stack.programDir, "migration-report.json"), "utf8"));
+    expect(report.preview).toEqual({ ran: true, noChanges: true, note: "no changes" });
+    // A masking service shows a placeholder: Terraform's key is carried.
+    expect(report.resources.find((r: any) => r.name === "regional-0-blob").secrets).toEqual([
+      { argument: "cloudBAccountKey", configKey: "regional0BlobCloudBAccountKey", from: "terraform state" },
+    ]);
+    const index = readFileSync(join(stack.programDir, "index.ts"), "utf8");
+    expect(index).toContain(`import * as runtask from "pulumi-snapshot-runtask-runtask";`);
+    expect(index).toContain(`  hmacKey: config.requireSecret("scannerHmacKey"),`);
+    expect(index).toContain(`  taskId: scanner.id,`);
+
+    expect(opsByName(await stack.preview())).toEqual({ scanner: "same", scanner_on_app: "same", "regional-0-blob": "same" });
+    const up = await stack.up();
+    expect(up.changes).toEqual({ same: 4 });
+    expect(emulator.requests.writes()).toBe(0);
+    expectNoPlainSecret(SECRETS, stack, run);
+  });
+});
+
+/** A folder with `pulumi-language-nodejs` (test/support/engine/nodejsLanguageHost.js, on this Node), for PATH. */
+function nodejsLanguageHostOnPath(dir: string): string {
+  const bin = join(dir, "language-host");
+  mkdirSync(bin, { recursive: true });
+  const script = join(__dirname, "../support/engine/nodejsLanguageHost.js");
+  writeFileSync(join(bin, "pulumi-language-nodejs"), `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`, { mode: 0o755 });
+  return bin;
+}

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SNAPSHOT_TOKEN, type Emulator } from "../../../emulator";
 import { RUNTASK_TOKEN } from "../../support/emulatorStack";
@@ -106,4 +106,18 @@ export function runCommand(bin: string, args: string[], options: { cwd: string; 
     child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
     child.stdin.end(options.input ?? "");
   });
+}
+
+/**
+ * The provider plugins' Node.js SDKs (plugin-sdks/nodejs) installed into `projectDir/node_modules` as `npm install
+ * --install-links` of their folders does, offline: each copied and compiled by its own postinstall (`tsc`, with the
+ * TypeScript and @types/node the project has).
+ */
+export function installPluginSdks(projectDir: string, repo: string): void {
+  for (const name of ["runtask", "snapshot"]) {
+    const dir = join(projectDir, "node_modules", `pulumi-snapshot-runtask-${name}`);
+    cpSync(join(repo, "plugin-sdks/nodejs", name), dir, { recursive: true, filter: (from) => !/[/\\](node_modules|bin)$/.test(from) });
+    execFileSync(process.execPath, [join(projectDir, "node_modules/typescript/bin/tsc"), "--types", "node"], { cwd: dir });
+    copyFileSync(join(dir, "package.json"), join(dir, "bin/package.json"));
+  }
 }
