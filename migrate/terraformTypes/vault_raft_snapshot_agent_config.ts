@@ -131,7 +131,7 @@ const STORAGE_TYPES: Record<string, StorageType | undefined> = {
 const SECRETS = new Set(secretArgs(snapshotAutoConfigTable.fields));
 
 /** Each storage setting: Terraform's attribute, this package's argument, its storage type, how it is read. */
-const STORAGE_FIELDS: readonly [string, string, StorageType, "string" | "number" | "switch"][] = [
+export const STORAGE_FIELDS: readonly [string, string, StorageType, "string" | "number" | "switch"][] = [
   ["local_max_space", "localMaxSpace", "local", "number"],
   ["aws_s3_bucket", "cloudAS3Bucket", "cloudA-s3", "string"],
   ["aws_s3_region", "cloudAS3Region", "cloudA-s3", "string"],
