@@ -7,7 +7,7 @@ import { isSecretValue, removeStaging, stateCiphertext, suppliedInputs, withImpo
 import { camel, planMigration, type MigrationPlan, type PlannedResource } from "./plan";
 import { programOf, type Program } from "./program/model";
 import { sdkModules, TYPESCRIPT_TSCONFIG, typescriptPackageJson, typescriptProgram } from "./program/typescript";
-import { yamlBlocks, yamlProject, yamlReadsAsString } from "./program/yaml";
+import { yamlProject, yamlProjectWith, yamlReadsAsString } from "./program/yaml";
 import { runtimeOf, targetProject, type Language, type TargetProject } from "./project";
 import { OLDEST_CLI, PulumiCli, recentEnough, type StateResource } from "./pulumiCli";
 import { MigrationRefused, type Refusal } from "./refusal";
@@ -109,8 +109,11 @@ export async function migrateTerraform(options: MigrateOptions): Promise<Migrati
   const imported = await withImportFile(specs, (file) =>
     work.run(["import", "--file", file, "--generate-code=false", "--yes", "--skip-preview", "--color", "never", "--stack", options.stack]),
   );
-  if (imported.code !== 0)
+  if (imported.code !== 0) {
+    report.preview.note = "not run: `pulumi import --file` failed; `pulumi stack export` shows what the stack holds (no program was written)";
+    finish(urnOf);
     throw new MigrationFailed("`pulumi import --file` failed; the stack holds what it imported", imported.stdout + imported.stderr);
+  }
 
   const exported = (await work.exportState()).deployment?.resources ?? [];
   const byUrn = new Map(exported.map((s) => [s.urn, s]));
@@ -319,9 +322,7 @@ function writeProgram(project: TargetProject, program: Program): string[] {
   const pulumiYaml = join(project.dir, "Pulumi.yaml");
   const description = "Moved from Terraform by pulumi-snapshot-runtask migrate terraform";
   if (project.language === "yaml") {
-    const text = project.existing
-      ? `${project.existing.replace(/\s*$/, "\n")}\n${yamlBlocks(program)}`
-      : yamlProject(project.name, description, program);
+    const text = project.existing ? yamlProjectWith(project.existing, program) : yamlProject(project.name, description, program);
     writeFileSync(pulumiYaml, text);
     return [pulumiYaml];
   }

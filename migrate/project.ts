@@ -53,6 +53,12 @@ export function targetProject(dir: string, language: Language, name?: string): {
       fix: "leave out --project, or give a new folder as --out",
     });
   }
+  if (language === "yaml" && /^config:[ \t]*[^\s#]/m.test(text)) {
+    refusals.push({
+      problem: `${file} writes its config: block in flow style`,
+      fix: "write it in block style (one key a line), or give a new folder as --out",
+    });
+  }
   const program =
     language === "yaml"
       ? /^(resources|variables|outputs):/m.test(text) || existsSync(join(abs, "Main.yaml"))

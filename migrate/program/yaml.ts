@@ -30,6 +30,26 @@ export function yamlProject(name: string, description: string, program: Program)
   return `name: ${scalar(name)}\nruntime: yaml\ndescription: ${scalar(description)}\n\n${yamlBlocks(program)}`;
 }
 
+/**
+ * A project's own `Pulumi.yaml` with the program added: its `config:` block (project-level settings, in block style)
+ * gets the program's entries first, and the program's `resources:` block goes at the end.
+ */
+export function yamlProjectWith(existing: string, program: Program): string {
+  const blocks = yamlBlocks(program);
+  const config = /^config:[ \t]*\r?\n/m.exec(existing);
+  if (!config || program.secretConfig.length === 0) return `${existing.replace(/\s*$/, "\n")}\n${blocks}`;
+  const [entries, resources] = [blocks.slice(0, blocks.indexOf("\nresources:")), blocks.slice(blocks.indexOf("\nresources:") + 1)];
+  const at = config.index + config[0].length;
+  // The entries take the block's own indentation (YAML wants one within a mapping).
+  const indent = /^([ \t]+)\S/m.exec(existing.slice(at))?.[1] ?? "  ";
+  const own = entries
+    .replace(/^config:\n/, "")
+    .replace(/\n+$/, "\n")
+    .replace(/^( +)/gm, (spaces: string) => indent.repeat(spaces.length / 2));
+  const inserted = `${existing.slice(0, at)}${own}${existing.slice(at)}`;
+  return `${inserted.replace(/\s*$/, "\n")}\n${resources}`;
+}
+
 function entry(key: string, value: ProgramValue, indent: number): string[] {
   const pad = " ".repeat(indent);
   if ("config" in value && value.base64) return [`${pad}${key}:`, `${pad}  fn::fromBase64: \${${value.config}}`];
@@ -56,7 +76,7 @@ const SPECIAL = /^(true|false|yes|no|on|off|y|n|null|~|[-+]?(\d[\d_]*(\.\d*)?|\.
  */
 function scalar(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  const text = String(value).replace(/\$\{/g, "$${");
+  const text = String(value).replace(/\$\{/g, () => "$${");
   if (/^[A-Za-z0-9/_.][A-Za-z0-9/_.:@+=-]*$/.test(text) && !SPECIAL.test(text) && !text.includes(": ")) return text;
   return JSON.stringify(text);
 }
