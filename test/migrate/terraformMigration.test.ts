@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
-import { repositoryRoot } from "../../demo/repository";
 import { RUNTASK_TOKEN } from "../support/emulatorStack";
 import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
 import { opsByName, type EngineStack } from "../support/engine/engineStack";
@@ -362,7 +361,7 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
     });
     state = tf.state("tfe-0.65-vault-5.10.show.json", SECRETS);
     // A TypeScript project as its user has it: the plugins' SDKs installed, and the CLI with its Node.js language host.
-    installPluginSdks(suite.project.dir, repositoryRoot());
+    installPluginSdks(suite.project.dir, join(__dirname, "../.."));
     const host = nodejsLanguageHostOnPath(work);
     stack = suite.stack("yaml", "tf-show-ts", {
       config: {},
