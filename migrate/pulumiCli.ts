@@ -74,9 +74,9 @@ export class PulumiCli {
     return JSON.parse(await this.must(["stack", "export", "--stack", this.stack]));
   }
 
-  /** Sets a secret config value, the value on the CLI's standard input. */
+  /** Sets a secret config value, the value on the CLI's standard input, as it is (`--raw`: trailing newlines kept). */
   async setSecret(key: string, value: string): Promise<void> {
-    await this.must(["config", "set", "--secret", "--stack", this.stack, "--", key], value);
+    await this.must(["config", "set", "--secret", "--raw", "--stack", this.stack, "--", key], value);
   }
 
   async removeConfig(key: string): Promise<void> {
