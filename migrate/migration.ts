@@ -122,7 +122,7 @@ export async function migrateTerraform(options: MigrateOptions): Promise<Migrati
   const missing = plan.resources.filter((r) => !storedOf(r));
   if (missing.length > 0) throw new MigrationFailed(`the stack holds no ${missing.map((r) => r.name).join(", ")} after the import`, imported.stdout);
   const program = programOf(plan.resources, (r) => storedOf(r)!.inputs ?? {});
-  report.files = writeProgram(project, program);
+  report.files = [...writeProgram(project, program), ...(existsSync(settingsFile) ? [settingsFile] : [])];
 
   const urns = (r: PlannedResource) => storedOf(r)!.urn;
   const needs = options.language === "typescript" ? sdkModules(program).filter((m) => !resolvesFrom(project.dir, `${m}/package.json`)) : [];
