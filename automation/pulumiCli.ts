@@ -25,11 +25,16 @@ export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): string | un
   return undefined;
 }
 
-/** What to tell a user who has no Pulumi CLI. */
+/**
+ * What to tell a user who has no Pulumi CLI: how to install one, or where the package's repository builds the one
+ * it is tested with (`npm run engine`), which users of a clone may have instead.
+ */
 export function missingPulumiCliMessage(what: string): string {
   return (
     `${what} needs the Pulumi CLI, and no \`pulumi\` executable was found on PATH.\n` +
     `Install it (${PULUMI_INSTALL_URL}), e.g. \`curl -fsSL https://get.pulumi.com | sh\` on Linux and macOS or ` +
-    "`brew install pulumi/tap/pulumi`, open a new shell so that PATH includes it, and run again."
+    "`brew install pulumi/tap/pulumi`, open a new shell so that PATH includes it, and run again. In a clone of the " +
+    "package's repository, `npm run engine` builds the CLI the package is tested with into `.engine/bin`: put that " +
+    'folder on PATH, or pass `pulumiCommand: await PulumiCommand.get({ root: "<clone>/.engine" })`.'
   );
 }

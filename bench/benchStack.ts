@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ConsumerProject } from "../demo/consumerProject";
-import { offlineEngineEnv, type PulumiEngine } from "../demo/pulumiEngine";
+import type { ConsumerProject } from "../toolchain/consumerProject";
+import { offlineEngineEnv, type PulumiEngine } from "../toolchain/pulumiEngine";
 import type { CommandRequest, CommandResult } from "./inlineProgram";
 import { ProcessTreeSampler, type CpuByRole } from "./processTree";
 import type { ResourceDescription, Variant } from "./programs";
@@ -46,6 +46,8 @@ export class BenchStack {
     private readonly config: Record<string, string>,
     /** Further environment of the CLI and what it starts (`PULUMI_SKIP_CHECKPOINTS`, ...). */
     env: NodeJS.ProcessEnv = {},
+    /** A folder of provider plugin executables, found on PATH before the consumer project's. */
+    pluginDir?: string,
   ) {
     this.work = mkdtempSync(join(tmpdir(), "bench-stack-"));
     this.backend = join(this.work, "backend");
@@ -55,7 +57,7 @@ export class BenchStack {
     mkdirSync(this.programDir, { recursive: true });
     this.env = offlineEngineEnv(
       engine,
-      { home, backend: this.backend, passphrase: PASSPHRASE, extraPath: [project.binDir] },
+      { home, backend: this.backend, passphrase: PASSPHRASE, extraPath: [...(pluginDir ? [pluginDir] : []), project.binDir] },
       { ...process.env, ...env },
     );
   }

@@ -61,7 +61,7 @@ export class ProcessTreeSampler {
 /**
  * The root is the program's process. Plugins are named by their command line: the dynamic provider plugin (its
  * `pulumi-resource-pulumi-nodejs` script, the `node -e` that finds the SDK, then `cmd/dynamic-provider`) and the
- * package's `pulumi-resource-*` executables.
+ * package's `pulumi-resource-*` executables, its scripts or their standalone builds.
  */
 function classify(pid: number, root: number): { role: Role; server: boolean } {
   const none = { server: false };
@@ -71,8 +71,9 @@ function classify(pid: number, root: number): { role: Role; server: boolean } {
   if (comm.startsWith("pulumi-language")) return { role: "language", ...none };
   const args = (read(`/proc/${pid}/cmdline`) ?? "").split("\0");
   if (!args.some((a) => /pulumi-resource-|dynamic-provider/.test(a))) return { role: "other", ...none };
-  // The process that serves the provider, not the script or the `node -e` that start it.
-  return { role: "plugin", server: comm === "node" && !args.includes("-e") };
+  // The process that serves the provider, not the script or the `node -e` that start it; or a standalone executable
+  // (`npm run plugins`), run as itself where a script runs under its shell.
+  return { role: "plugin", server: (comm === "node" && !args.includes("-e")) || /(^|\/)pulumi-resource-[^/]+$/.test(args[0]) };
 }
 
 /** The pids under `pid`, from /proc (each thread's children). */

@@ -1,9 +1,11 @@
 import { cpuRatio, PHASES, type EngineComparison, type Phase } from "./engineComparison";
 import type { EngineProfile } from "./engineProfile";
+import type { ExecutableFigures } from "./executables";
 import type { FloorRow } from "./floor";
 import type { ListingFigures } from "./listing";
 import type { CpuByRole } from "./processTree";
 import type { ProviderCpuFigures } from "./providerCpu";
+import { PROXY_VARIANTS, type ProxyComparison } from "./proxyComparison";
 import type { ResourceKind } from "./programs";
 import type { RequestCounts } from "./requestsPerOperation";
 import { median } from "./setting";
@@ -24,10 +26,14 @@ export interface BenchResults {
   };
   comparison: EngineComparison;
   mixed: EngineComparison;
+  /** Through an authenticating proxy against direct (absent from runs before it was measured). */
+  proxy?: ProxyComparison;
   floor: FloorRow[];
   engineProfile?: EngineProfile;
   requests: Record<"dynamic" | "plugin", Record<ResourceKind, RequestCounts>>;
   startup: StartupFigures;
+  /** Absent from results written before the executables existed. */
+  executables?: ExecutableFigures;
   listing: ListingFigures;
   providerCpu: ProviderCpuFigures;
 }
@@ -93,8 +99,37 @@ export function renderReport(r: BenchResults): string {
     "",
     r.mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
   );
-  lines.push(...floorSection(r), ...requestsSection(r), ...startupSection(r), ...stateSection(r), ...listingSection(r));
+  if (r.proxy) lines.push("## Through a proxy", "", ...renderProxyComparison(r.proxy), "");
+  lines.push(
+    ...floorSection(r),
+    ...requestsSection(r),
+    ...startupSection(r),
+    ...(r.executables ? renderExecutables(r.executables) : []),
+    ...stateSection(r),
+    ...listingSection(r),
+  );
   return lines.join("\n");
+}
+
+/** Each route through an authenticating proxy against direct, in the same run. */
+export function renderProxyComparison(p: ProxyComparison): string[] {
+  const name = { dynamic: "dynamic", plugin: "provider plugins" } as const;
+  const lines = [
+    `The mixed program (${p.resources} resources, both services) with \`SERVICE_PROXY_ADDR\` and \`RUNTASK_PROXY_ADDR\` naming an`,
+    "HTTP proxy with Basic authentication (the npm `proxy` package, a process of its own) that forwards every request, against",
+    `the same direct, in ${p.rounds} round${p.rounds === 1 ? "" : "s"} alternating which goes first; a ratio is the median of the rounds' ratios.`,
+    "",
+    "| phase | route | direct (s) | through the proxy (s) | through / direct |",
+    "|---|---|---|---|---|",
+  ];
+  for (const phase of PHASES) {
+    for (const route of PROXY_VARIANTS) {
+      const { direct, proxied } = p.ms[phase][route];
+      lines.push(`| ${PHASE_NAMES[phase]} | ${name[route]} | ${s1(direct)} | ${s1(proxied)} | **${p.ratios[phase][route].toFixed(2)}** |`);
+    }
+  }
+  lines.push("", `Requests the proxy forwarded in a round: ${PROXY_VARIANTS.map((r) => `${name[r]} ${p.forwarded[r]}`).join(", ")}.`);
+  return lines;
 }
 
 function whatToExpect(r: BenchResults): string[] {
@@ -160,6 +195,7 @@ function method(r: BenchResults): string[] {
     `\`npm run bench\` runs everything (the sizes of this page; ${Math.round(r.minutes)} minutes here); \`npm run bench --`,
     "--quick` a smaller run in a few minutes that writes `bench/results/quick.*` and leaves this page alone;",
     "`-- --compare [program] [resources] [rounds]` the comparison alone; `-- --floor <resources>...` the floor alone;",
+    "`-- --proxy [resources] [rounds]` the comparison through a proxy alone;",
     "`-- --render` this page again from `bench/results/latest.json`.",
     "",
   ];
@@ -328,6 +364,51 @@ function startupSection(r: BenchResults): string[] {
     `The provider plugin \`pulumi-resource-snapshot\` from its process's start: first answer ${plugin.firstAnswerMs} ms, first Check`,
     `${plugin.checkMs} ms, first Create ${plugin.createMs} ms, against ${create.providerMs} ms to the dynamic plugin's first Create: it loads gRPC,`,
     "the protobuf messages and its own bundle, not the whole Pulumi SDK.",
+    "",
+  ];
+}
+
+/** The plugins' standalone executables against the npm package's scripts. */
+export function renderExecutables(x: ExecutableFigures): string[] {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  const e = x.engine;
+  return [
+    "## The plugins' executables",
+    "",
+    "The standalone executables of `npm run plugins` (Node.js single executables, no Node.js needed to run them) against",
+    "the npm package's scripts (`node` running `dist/plugin/bin/<name>.js`, its compile cache filled by a first run), in",
+    "one run, alternating; the ratio is the executable's over the script's (below 1: the executable is faster). Each",
+    "round takes a stack of each through the engine a command at a time, the two one after the other; the wall-time",
+    "ratio is the median of the rounds' ratios. The plugins' share of a command is small, and a shared machine moves",
+    "its wall time more than they can: the CPU rows say what the executables change.",
+    `Measured ${x.measured.date.slice(0, 10)}, load average ${x.measured.loadAverage.start.join(", ")} at the start, ${x.measured.loadAverage.end.join(", ")} at the end.`,
+    "",
+    "| what | executable | script | ratio |",
+    "|---|---|---|---|",
+    `| start-up of \`pulumi-resource-runtask\`, to its first answer (median of ${x.startup.runs}, ms) | ${x.startup.executableMs} | ${x.startup.scriptMs} | **${x.startup.ratio.toFixed(2)}** |`,
+    ...PHASES.map(
+      (p) =>
+        `| ${PHASE_NAMES[p]} of ${e.resources} resources of both plugins (median of ${e.rounds} round${e.rounds === 1 ? "" : "s"}, s) | ${s1(e.ms[p].executable)} | ${s1(e.ms[p].script)} | **${e.ratios[p].toFixed(2)}** |`,
+    ),
+    ...PHASES.map(
+      (p) =>
+        `| CPU of the plugin processes in ${PHASE_NAMES[p]} (s) | ${s1(e.pluginCpuMs[p].executable)} | ${s1(e.pluginCpuMs[p].script)} | ${(e.pluginCpuMs[p].executable / e.pluginCpuMs[p].script).toFixed(2)} |`,
+    ),
+    ...PHASES.flatMap((p) =>
+      e.totalCpuMs
+        ? [
+            `| CPU of all the command's processes in ${PHASE_NAMES[p]} (s) | ${s1(e.totalCpuMs[p].executable)} | ${s1(e.totalCpuMs[p].script)} | ${(e.totalCpuMs[p].executable / e.totalCpuMs[p].script).toFixed(2)} |`,
+          ]
+        : [],
+    ),
+    "",
+    "| plugin | executable (MB) | archive (MB) |",
+    "|---|---|---|",
+    ...x.sizes.map((z) => `| \`${z.plugin}\` | ${mb(z.executableBytes)} | ${mb(z.archiveBytes)} |`),
+    "",
+    `Nearly all of it is Node.js itself (the binary the executables are made from is ${mb(x.nodeBinaryBytes)} MB before its symbols`,
+    "are stripped); the plugin's bundled script is 2 MB of it. Installed, each version of each plugin takes an executable's",
+    "size in the plugin cache; the archive is what a download moves.",
     "",
   ];
 }

@@ -7,18 +7,23 @@
  *   -- --render                      the page again from bench/results/latest.json
  *   -- --compare [program] [n] [rounds]   the comparison alone ("run tasks" or "mixed"), printed
  *   -- --floor <n>...                the null provider's floor at these sizes alone, printed
+ *   -- --proxy [n] [rounds]          up, no-op up and destroy through an authenticating proxy against direct, printed
+ *   -- --executables                the plugins' standalone executables against their scripts alone, printed and
+ *                                    written into latest.json and the page as a section of its own
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { repositoryRoot } from "../demo/repository";
+import { repositoryRoot } from "../toolchain/repository";
 import { compareThroughEngine, type ProgramName, type Sequence } from "./engineComparison";
 import { engineProfile } from "./engineProfile";
+import { executables } from "./executables";
 import { floor } from "./floor";
 import { listing } from "./listing";
 import { providerCpu } from "./providerCpu";
-import { renderComparison, renderReport, type BenchResults } from "./report";
+import { compareThroughProxy } from "./proxyComparison";
+import { renderComparison, renderExecutables, renderProxyComparison, renderReport, type BenchResults } from "./report";
 import { requestsPerOperation } from "./requestsPerOperation";
 import { loadAverage, setting, type Setting } from "./setting";
 import { startup } from "./startup";
@@ -30,8 +35,28 @@ const after = (flag: string) => args.slice(args.indexOf(flag) + 1);
 
 /** The sizes of a run: the full one, and the quick one (a smoke test of the same code). */
 const SIZES = {
-  full: { resources: 1000, rounds: 2, mixed: 300, floor: [100, 200, 500], profile: 500, startupRuns: 9, listing: 10_000 },
-  quick: { resources: 20, rounds: 1, mixed: 12, floor: [50], profile: 50, startupRuns: 3, listing: 1000 },
+  full: {
+    resources: 1000,
+    rounds: 2,
+    mixed: 300,
+    floor: [100, 200, 500],
+    profile: 500,
+    startupRuns: 9,
+    listing: 10_000,
+    executables: { runs: 15, resources: 200, rounds: 5 },
+    proxy: 99,
+  },
+  quick: {
+    resources: 20,
+    rounds: 1,
+    mixed: 12,
+    floor: [50],
+    profile: 50,
+    startupRuns: 3,
+    listing: 1000,
+    executables: { runs: 3, resources: 12, rounds: 1 },
+    proxy: 12,
+  },
 };
 
 async function full(s: Setting, quick: boolean): Promise<BenchResults> {
@@ -43,12 +68,14 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
   log("start-up");
   const start = await startup(s, size.startupRuns);
+  const standalone = await executables(s, size.executables);
   log("listing");
   const list = await listing(size.listing);
   const cpu = await providerCpu();
   log(`the CLI's profile of an up of ${size.profile} resources of the null provider`);
   const profile = await engineProfile(s, size.profile);
   const mixed = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
+  const proxy = await compareThroughProxy(s, size.proxy, size.rounds, log);
   const comparison = await compareThroughEngine(s, "run tasks", size.resources, size.rounds, log);
   // The comparison's null runs are the floor's largest size, as users run it; only the experiment runs again.
   const known = new Map<number, Sequence>([[size.resources, { ...comparison.samples[comparison.samples.length - 1].null, stateBytes: 0 }]]);
@@ -73,16 +100,18 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
     },
     comparison,
     mixed,
+    proxy,
     floor: floorRows,
     engineProfile: profile,
     requests,
     startup: start,
+    executables: standalone,
     listing: list,
     providerCpu: cpu,
   };
 }
 
-const FLAGS = ["--quick", "--render", "--compare", "--floor"];
+const FLAGS = ["--quick", "--render", "--compare", "--floor", "--proxy", "--executables"];
 
 async function main(): Promise<void> {
   const unknown = args.filter((a) => a.startsWith("-") && !FLAGS.includes(a));
@@ -98,6 +127,25 @@ async function main(): Promise<void> {
       const [program = "run tasks", n = "100", rounds = "1"] = after("--compare");
       const comparison = await compareThroughEngine(s, program as ProgramName, Number(n), Number(rounds), log);
       process.stdout.write(`${renderComparison(comparison).join("\n")}\n`);
+      return;
+    }
+    if (args.includes("--proxy")) {
+      const [n = "30", rounds = "1"] = after("--proxy");
+      process.stdout.write(`${renderProxyComparison(await compareThroughProxy(s, Number(n), Number(rounds), log)).join("\n")}\n`);
+      return;
+    }
+    if (args.includes("--executables")) {
+      const quick = args.includes("--quick");
+      const figures = await executables(s, SIZES[quick ? "quick" : "full"].executables);
+      process.stdout.write(`${renderExecutables(figures).join("\n")}\n`);
+      // A section of its own, dated: the full measurement's page takes it in place of the one it had.
+      if (!quick) {
+        const file = join(ROOT, "bench/results/latest.json");
+        const results = { ...(JSON.parse(readFileSync(file, "utf8")) as BenchResults), executables: figures };
+        writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+        writeFileSync(join(ROOT, "docs/benchmarks.md"), renderReport(results));
+        log("wrote its section into bench/results/latest.json and docs/benchmarks.md");
+      }
       return;
     }
     if (args.includes("--floor")) {

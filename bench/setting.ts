@@ -1,6 +1,6 @@
 import { loadavg } from "node:os";
-import { createConsumerProject, type ConsumerProject } from "../demo/consumerProject";
-import { ensurePulumiEngine, type PulumiEngine } from "../demo/pulumiEngine";
+import { createConsumerProject, type ConsumerProject } from "../toolchain/consumerProject";
+import { ensurePulumiEngine, type PulumiEngine } from "../toolchain/pulumiEngine";
 import { DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, type EmulatorOptions } from "../emulator";
 import { installNullProvider } from "./nullProvider";
 import { BENCH_WORKSPACE } from "./programs";

@@ -40,7 +40,7 @@ const ARGS = { interval: "24h", pathPrefix: "p/", storageType: "cloudC-gcs", clo
 const providerText = (module: string) => `exports.handler = () => require(${JSON.stringify(module)});\n`;
 
 /** A plugin process, started as the engine starts one, and a gRPC client of it. */
-class Plugin {
+export class Plugin {
   private constructor(
     private readonly child: ChildProcess,
     private readonly client: grpc.Client,

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ConfigMap, OpMap, OutputMap } from "@pulumi/pulumi/automation";
+import { sleep } from "../automation/abort";
 import { describeChanges } from "../automation/progress";
 import { startEmulator, type Emulator } from "../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/service";
@@ -9,15 +10,19 @@ import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
 import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
 import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/services/snapshot/settings";
-import { Deployment, type StagedProgram } from "./engineDeployment";
+import { Deployment, type Counted, type StagedProgram } from "./engineDeployment";
+import { Interrupted, Interruption } from "./interruption";
+import { KeptStackShell, shellWord } from "./keptStackShell";
 import type { DemoOptions, ProgramOptions } from "./options";
 import { programNeeds } from "./programNeeds";
-import type { PulumiEngine } from "./pulumiEngine";
+import type { PulumiEngine } from "../toolchain/pulumiEngine";
 import { DEMO_PROJECT, REPO, stageDemoProgram } from "./stage";
 import { demoStackConfig, serviceConfig, type DemoSettings } from "./stackConfig";
 import { StateFolder } from "./stateFolder";
-import { readUserProgram, stageUserProgram, userStackConfig, type UserProgram } from "./userProgram";
-import type { ConsumerProject } from "./consumerProject";
+import { clearEmptyMetadata } from "./stoppedRun";
+import { keptSecrets } from "./secretConfig";
+import { flagKey, readUserProgram, stageUserProgram, userStackConfig, type UserProgram } from "./userProgram";
+import type { ConsumerProject } from "../toolchain/consumerProject";
 import type { ServiceSettings } from "./yamlProject";
 
 const STACK = "demo";
@@ -41,12 +46,16 @@ interface StackPlan {
   env: NodeJS.ProcessEnv;
 }
 
+/** How a run ended. */
+type Outcome = "done" | "failed" | "interrupted";
+
 /**
  * The demo, through the Pulumi engine: the demo's program (demo/program.ts) against the emulator (or, with `--real`,
  * the services named by the environment): preview, up with progress per resource, the stack outputs, a real
  * snapshot, a second up that must change and write nothing, destroy, a summary. With `--program`, a user's own
  * project instead: preview with the engine's diff, up, destroy. The stack's state and the emulator's data live in a
- * state folder (stateFolder.ts): kept in the project with `--keep`, and carried on from by the next run.
+ * state folder (stateFolder.ts): kept in the project with `--keep`, and carried on from by the next run. A Ctrl-C
+ * stops the run once the engine has recorded what it was doing (interruption.ts), and keeps what it made.
  */
 export class Demo {
   private readonly steps: StepRecord[] = [];
@@ -55,7 +64,10 @@ export class Demo {
   private state?: StateFolder;
   private emulator?: Emulator;
   private deployment?: Deployment;
-  private destroyed = false;
+  private shell?: KeptStackShell;
+  /** Whether the stack holds nothing any more (destroyed, or never given anything), so that it can go. */
+  private emptied = false;
+  private readonly interruption = new Interruption(say);
 
   constructor(
     private readonly options: DemoOptions,
@@ -63,17 +75,27 @@ export class Demo {
   ) {}
 
   async run(): Promise<number> {
-    let failure: unknown;
+    this.interruption.start();
+    let outcome: Outcome = "done";
     try {
       await (this.options.program ? this.provisionProgram(this.options.program) : this.provisionDemo());
     } catch (err) {
-      failure = err;
       say();
-      say(`The demo failed: ${message(err)}`);
+      // Whatever a step failed with after a Ctrl-C (the CLI's "update canceled", a child process ended by the same
+      // SIGINT) is the Ctrl-C.
+      if (this.interruption.interrupted || err instanceof Interrupted) {
+        outcome = "interrupted";
+        say("The demo was interrupted (Ctrl-C).");
+      } else {
+        outcome = "failed";
+        say(`The demo failed: ${message(err)}`);
+        this.missingConfigHint(message(err));
+      }
     }
-    const cleanedUp = await this.cleanUp(failure !== undefined);
-    this.summary(failure === undefined && cleanedUp);
-    return failure === undefined && cleanedUp ? 0 : 1;
+    const cleanedUp = await this.cleanUp(outcome);
+    this.interruption.stop();
+    this.summary(outcome, cleanedUp);
+    return outcome === "interrupted" ? 130 : outcome === "done" && cleanedUp ? 0 : 1;
   }
 
   private get engineLine(): string {
@@ -85,30 +107,34 @@ export class Demo {
     say("pulumi-snapshot-runtask demo");
     say(this.engineLine);
     const state = this.openState(REPO);
+    this.shell = new KeptStackShell(state, this.engine, DEMO_PROJECT, STACK);
     const settings = await this.services(state);
     const config = demoStackConfig(settings);
-    const deployment = await this.deploy({ staged: stageDemoProgram(this.stagingDir()), projectName: DEMO_PROJECT, stack: STACK, config, env: {} });
+    this.interruption.check();
+    const staged = stageDemoProgram(this.stagingDir());
+    this.interruption.check();
+    const deployment = await this.deploy({ staged, projectName: DEMO_PROJECT, stack: STACK, config, env: {} });
 
-    await this.step("preview", async () => describeChanges(await deployment.preview(false), "planned"));
+    await this.step("preview", async () => counts(await deployment.preview(false), "planned"));
     let outputs: OutputMap = {};
     await this.step("up", async () => {
-      const result = await deployment.up();
-      outputs = result.outputs;
+      const up = await deployment.up();
+      outputs = up.result.outputs;
       printOutputs(outputs);
-      return describeChanges(result.changes);
+      return counts({ result: up.result.changes, stackOp: up.stackOp });
     });
 
     await this.waitForSnapshot(String(outputs.snapshotConfiguration?.value), config);
 
     await this.step("up again", async () => {
       this.emulator?.requests.reset();
-      const result = await deployment.up();
-      printOutputs(result.outputs);
-      const changed = changesBesidesSame(result.changes);
+      const up = await deployment.up();
+      printOutputs(up.result.outputs);
+      const changed = changesBesidesSame(up.result.changes);
       if (changed) throw new Error(`the second up should change nothing, but it did: ${changed}`);
       const writes = this.emulator?.requests.writes();
       if (writes) throw new Error(`the second up should write nothing, but it sent ${writes} write requests`);
-      return `no changes (${describeChanges(result.changes)})${writes === 0 ? ", nothing written to the services" : ""}`;
+      return `no changes (${counts({ result: up.result.changes, stackOp: up.stackOp })})${writes === 0 ? ", nothing written to the services" : ""}`;
     });
     await this.keepOrDestroy(deployment);
   }
@@ -119,16 +145,19 @@ export class Demo {
     say(`pulumi-snapshot-runtask: the program in ${program.dir} (project ${program.name}, stack ${options.stack})`);
     say(`${this.engineLine}${program.runtime === "yaml" ? ", the package's provider plugins on PATH" : ""}`);
     const state = this.openState(program.dir);
-    const stackConfig = userStackConfig(program, options);
+    this.shell = new KeptStackShell(state, this.engine, program.name, options.stack);
+    const stackConfig = userStackConfig(program, options, (keys) => keptSecrets(program, options.stack, keys, state, this.engine, this.shell!));
     const { config, env, services } = options.real ? realServicesOf(stackConfig) : await this.emulatorFor(program, stackConfig, state);
+    this.interruption.check();
     const staged = stageUserProgram(program, this.stagingDir(), services);
+    this.interruption.check();
     const deployment = await this.deploy({ staged, projectName: program.name, stack: options.stack, config, env });
 
-    await this.step("preview", async () => describeChanges(await deployment.preview(true), "planned"));
+    await this.step("preview", async () => counts(await deployment.preview(true), "planned"));
     await this.step("up", async () => {
-      const result = await deployment.up();
-      printOutputs(result.outputs);
-      return describeChanges(result.changes);
+      const up = await deployment.up();
+      printOutputs(up.result.outputs);
+      return counts({ result: up.result.changes, stackOp: up.stackOp });
     });
     await this.keepOrDestroy(deployment);
   }
@@ -139,6 +168,8 @@ export class Demo {
     this.state = state;
     if (state.found) say(`  state: ${state.dir}, kept by an earlier run (--keep): this run carries on from it`);
     else say(`  state: ${state.dir}${state.inProject ? " (--keep)" : " (temporary)"}, a file backend, secrets by a passphrase`);
+    // Before any `pulumi` command reads the stack.
+    for (const file of clearEmptyMetadata(state.backend)) say(`  removed ${file}, which a \`pulumi\` killed while writing it left empty`);
     return state;
   }
 
@@ -159,8 +190,10 @@ export class Demo {
       config: plan.config,
       env: plan.env,
       state: this.state!,
+      shell: this.shell!,
       say,
       verbose: this.options.verbose,
+      interrupt: this.interruption.signal,
     });
     return this.deployment;
   }
@@ -168,9 +201,9 @@ export class Demo {
   private async keepOrDestroy(deployment: Deployment): Promise<void> {
     if (this.options.keep) return;
     await this.step("destroy", async () => {
-      const changes = await deployment.destroy();
-      this.destroyed = true;
-      return describeChanges(changes);
+      const destroyed = await deployment.destroy();
+      this.emptied = true;
+      return counts(destroyed);
     });
   }
 
@@ -188,7 +221,8 @@ export class Demo {
     const needs = programNeeds(program, stackConfig);
     const organization = needs.organizations[0] ?? DEFAULT_ORGANIZATION;
     // The emulator takes no snapshots: a program's paths are on the service's hosts, not on this machine.
-    const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, data: state.emulatorData() });
+    const kept = existsSync(state.emulatorDataFile);
+    const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, dataFile: state.emulatorDataFile });
     this.emulator = emulator;
     const store = emulator.runTask.store;
     for (const name of needs.organizations) if (!store.organizations.has(name)) emulator.runTask.addOrganization(name);
@@ -197,7 +231,7 @@ export class Demo {
     for (const { organization: org, ...fields } of imported) {
       emulator.runTask.addTask(org, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields);
     }
-    say(`  services: the emulator at ${emulator.url}${state.found ? ", holding what it held when the stack was kept" : ""}`);
+    say(`  services: the emulator at ${emulator.url}${kept ? ", holding what it held when the stack was kept" : ""}`);
     for (const org of [organization, ...needs.organizations.slice(1)]) {
       const workspaces = emulator.runTask.workspaces(org).map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`));
       say(`    organization ${org}: workspaces ${workspaces.join(", ") || "none"}`);
@@ -241,7 +275,7 @@ export class Demo {
         globalEnabled: real.globalEnabled,
       };
     }
-    this.emulator = await startEmulator({ data: state.emulatorData() });
+    this.emulator = await startEmulator({ dataFile: state.emulatorDataFile });
     const workspace = this.emulator.runTask.workspace("app-production", DEFAULT_ORGANIZATION);
     say(`  services: the emulator at ${this.emulator.url}, organization ${DEFAULT_ORGANIZATION}, workspace ${workspace.name} (${workspace.id})`);
     return {
@@ -269,12 +303,13 @@ export class Demo {
         say(`  snapshot taken at ${String(status.last_snapshot_end)}: ${String(where)}`);
         return;
       }
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500, this.interruption.signal);
     }
     say(`  no snapshot within ${SNAPSHOT_WAIT_MS / 1000}s; the status output will be empty`);
   }
 
   private async step(step: string, body: () => Promise<string>): Promise<string> {
+    this.interruption.check();
     say();
     say(`== ${step}`);
     const started = Date.now();
@@ -284,66 +319,98 @@ export class Demo {
       say(`  ${step}: ${result}`);
       return result;
     } catch (err) {
-      this.steps.push({ step, result: "FAILED", seconds: (Date.now() - started) / 1000 });
+      this.steps.push({ step, result: this.interruption.interrupted ? "interrupted" : "FAILED", seconds: (Date.now() - started) / 1000 });
       throw err;
     }
   }
 
   /**
-   * With `--keep`, saves what the emulator holds beside the state and says how to look at it. Otherwise destroys
-   * what a failed run left, then removes the stack and the state folder (a kept one too, once its stack is
-   * destroyed; a kept one is left as it was where nothing ran). The staged project goes either way.
+   * After a failure without `--keep`, destroys what the stack holds, if anything. Then removes the stack and the state
+   * folder where the stack is empty, and otherwise keeps the folder and says how to look at the stack: with `--keep`,
+   * a folder kept by an earlier run, or a temporary one whose stack holds objects at real services. The emulator is
+   * closed first (its data file written once more); the staged project goes either way.
    */
-  private async cleanUp(failed: boolean): Promise<boolean> {
+  private async cleanUp(outcome: Outcome): Promise<boolean> {
     let ok = true;
     const state = this.state;
-    if (this.deployment && !this.destroyed && !this.options.keep) {
+    const deployment = this.deployment;
+    if (deployment && outcome === "failed" && !this.emptied && !this.options.keep) {
       try {
-        say("Destroying what the run left behind...");
-        await this.deployment.destroy();
-        this.destroyed = true;
+        if (await deployment.holdsResources()) {
+          say("Destroying what the run left behind...");
+          await deployment.destroy();
+        }
+        this.emptied = true;
       } catch (err) {
         ok = false;
         say(`  destroy failed as well (${message(err)})`);
       }
     }
-    if (this.destroyed) await this.deployment?.removeStack().catch(() => undefined);
+    if (this.emptied) await deployment?.removeStack().catch(() => undefined);
     process.chdir(this.startedIn);
-    if (state && (this.options.keep || !ok)) {
-      if (this.emulator) state.saveEmulatorData(this.emulator.save());
+    const snapshots = state && this.options.keep ? safeList(state.path("snapshots")) : [];
+    await this.emulator?.close();
+    const real = this.options.real !== undefined || this.options.program?.real === true;
+    const stays =
+      state !== undefined &&
+      !this.emptied &&
+      (state.inProject || (real && deployment !== undefined && (await deployment.holdsResources().catch(() => true))));
+    if (state && stays) {
       say();
-      say(`Kept${this.options.keep ? " (--keep)" : ""}: the stack's state and the emulator's data, in ${state.dir}. Look at the stack with:`);
-      say(`  export PULUMI_BACKEND_URL=file://${state.backend} PULUMI_HOME=${state.home} PULUMI_CONFIG_PASSPHRASE_FILE=${state.path("passphrase")}`);
-      const stack = `organization/${this.projectName}/${this.stackName}`;
-      say(`  pulumi stack output --stack ${stack} && pulumi stack export --stack ${stack}`);
+      const why = this.options.keep
+        ? " (--keep)"
+        : outcome === "done"
+          ? ""
+          : ` (the run ${outcome === "interrupted" ? "was interrupted" : "failed"})`;
+      say(`Kept${why}: the stack's state and the emulator's data, in ${state.dir}. Look at the stack with:`);
+      say(`  ${this.shell!.environment()}`);
+      say(
+        `  ${this.shell!.command(["stack", "output", "--stack", this.shell!.stack])} && ${this.shell!.command(["stack", "export", "--stack", this.shell!.stack])}`,
+      );
       if (this.emulator) say("  Run the demo again on the same project to carry on from it (against the emulator, which holds its objects again).");
-      if (failed && !this.options.keep) say("  (the run failed: fix the cause and run it again, which destroys the stack)");
-    } else if (state && (this.destroyed || !state.found)) {
+      if (outcome !== "done" && !this.options.keep) say("  (run it again without --keep to destroy the stack)");
+      if (snapshots.length > 0) say(`Snapshots written by the emulator: ${snapshots.join(", ")} in ${state.path("snapshots")}`);
+    } else if (state && (this.emptied || !state.found)) {
       state.remove();
     }
     if (this.staging) rmSync(this.staging, { recursive: true, force: true });
-    if (this.emulator) {
-      const snapshots = state ? safeList(state.path("snapshots")) : [];
-      if (this.options.keep && snapshots.length > 0) say(`Snapshots written by the emulator: ${snapshots.join(", ")} in ${state!.path("snapshots")}`);
-      await this.emulator.close();
-    }
     return ok;
   }
 
-  private get projectName(): string {
-    return this.options.program ? readUserProgram(this.options.program.dir).name : DEMO_PROJECT;
+  /**
+   * After a failure that says a config value is missing, how to give it through the demo: the SDK's message advises
+   * `pulumi config set --secret <key>`, which works here only as the demo prints it (the kept stack's backend and
+   * passphrase, the CLI the demo ran, the stack named), and only for a kept stack, whose passphrase the next run has.
+   */
+  private missingConfigHint(failure: string): void {
+    const program = this.options.program;
+    if (!program) return;
+    const project = readUserProgram(program.dir).name;
+    // The SDK's words (`Missing required configuration variable 'my-stack:hmacKey'`): a hint only, no behaviour.
+    const keys = [...new Set([...failure.matchAll(/configuration variable '([^']+)'/gi)].map((m) => m[1]))];
+    for (const key of keys) {
+      const short = flagKey(project, key);
+      say(`  Give ${key} with --secret ${short}=<value> (or --config ${short}=<value> for a value that is not secret).`);
+      if (this.state?.inProject && this.shell) {
+        say(`  Or store it, encrypted with the kept stack's passphrase, in Pulumi.${program.stack}.yaml, which the next run reads:`);
+        say(`    ${this.shell.environment()}`);
+        say(`    cd ${shellWord(program.dir)} && ${this.shell.command(["config", "set", "--secret", "--stack", program.stack, short, "<value>"])}`);
+      }
+    }
   }
 
-  private get stackName(): string {
-    return this.options.program?.stack ?? STACK;
-  }
-
-  private summary(ok: boolean): void {
+  private summary(outcome: Outcome, cleanedUp: boolean): void {
     say();
     say("Summary");
     const width = Math.max(...this.steps.map((s) => s.step.length), 4);
     for (const s of this.steps) say(`  ${s.step.padEnd(width)}  ${s.result}  (${s.seconds.toFixed(1)}s)`);
-    say(ok ? "The demo ran to the end." : "The demo did not complete.");
+    say(
+      outcome === "interrupted"
+        ? "The demo was interrupted."
+        : outcome === "done" && cleanedUp
+          ? "The demo ran to the end."
+          : "The demo did not complete.",
+    );
   }
 }
 
@@ -359,7 +426,21 @@ export function changesBesidesSame(changes: OpMap | undefined): string | undefin
   return Object.keys(other).length > 0 ? describeChanges(other) : undefined;
 }
 
+/**
+ * A command's counts, as the engine gives them, saying that they count the stack resource (`pulumi:pulumi:Stack`),
+ * which the program does not declare: `4 to create, the stack among them`.
+ */
+export function counts({ result, stackOp }: Counted<OpMap>, kind: "done" | "planned" = "done"): string {
+  const described = describeChanges(result, kind);
+  if (stackOp === undefined || !((result[stackOp] ?? 0) > 0)) return described;
+  const kinds = Object.values(result).filter((n) => (n ?? 0) > 0).length;
+  if (kinds === 1) return `${described}, the stack among them`;
+  const word = describeChanges({ [stackOp]: 1 }, kind).replace(/^1 /, "");
+  return `${described}, the stack among ${word.startsWith("to ") ? "those" : "the"} ${word}`;
+}
+
 function printOutputs(outputs: OutputMap): void {
+  if (Object.keys(outputs).length === 0) return;
   say("  outputs:");
   for (const [key, { value, secret }] of Object.entries(outputs)) {
     const shown = secret ? "[secret]" : typeof value === "string" ? value : JSON.stringify(value);

@@ -1,10 +1,14 @@
 import { createRequire } from "node:module";
 import { join, sep } from "node:path";
-import type { ConfigMap, EngineEvent, OpMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
+import { stripVTControlCharacters } from "node:util";
+import type { ConfigMap, EngineEvent, OpMap, OpType, OutputMap, Stack } from "@pulumi/pulumi/automation";
+import { linkedInterrupt } from "../automation/abort";
 import { describeEngineEvent } from "../automation/progress";
-import type { ConsumerProject } from "./consumerProject";
-import { offlineEngineEnv, type PulumiEngine } from "./pulumiEngine";
+import type { ConsumerProject } from "../toolchain/consumerProject";
+import { offlineEngineEnv, type PulumiEngine } from "../toolchain/pulumiEngine";
+import type { KeptStackShell } from "./keptStackShell";
 import type { StateFolder } from "./stateFolder";
+import { stackLocks } from "./stoppedRun";
 
 type Automation = typeof import("@pulumi/pulumi/automation");
 
@@ -22,8 +26,25 @@ export interface DeploymentOptions {
   /** Environment of the CLI, the plugins and the program beyond this process's; an undefined value unsets one. */
   env: NodeJS.ProcessEnv;
   state: StateFolder;
+  /** The commands to print for the kept stack. */
+  shell: KeptStackShell;
   say: (line: string) => void;
   verbose: boolean;
+  /** Aborted on Ctrl-C: each command's CLI is then interrupted, unless the Ctrl-C reached it already. */
+  interrupt: AbortSignal;
+}
+
+/**
+ * How long an interrupted command waits for the CLI to say that a SIGINT reached it already (a Ctrl-C in a terminal
+ * reaches the CLI and the demo at once) before it interrupts the CLI itself.
+ */
+const CTRL_C_GRACE_MS = 1_500;
+
+/** What a command of the engine did, besides its own result: the stack resource's step, which its counts include. */
+export interface Counted<T> {
+  result: T;
+  /** The step of the stack resource (`pulumi:pulumi:Stack`), where the engine reported one. */
+  stackOp?: OpType;
 }
 
 /**
@@ -35,6 +56,11 @@ export interface DeploymentOptions {
  */
 export class Deployment {
   private errors: string[] = [];
+  private stackOp?: OpType;
+  /** The CLI's standard error, where it says what failed outside the engine's events (a YAML program's errors). */
+  private stderr = "";
+  /** Whether the CLI said that a SIGINT reached it ("^C received"). */
+  private cliInterrupted = false;
 
   private constructor(
     private readonly stack: Stack,
@@ -67,6 +93,7 @@ export class Deployment {
             { workDir: project.dir },
           )
         : await LocalWorkspace.createOrSelectStack({ stackName: options.stack, workDir: project.dir });
+    await clearStaleLocks(stack, options);
     await stack.setAllConfig(options.config);
     return new Deployment(stack, options);
   }
@@ -75,21 +102,32 @@ export class Deployment {
    * A preview. With `diff`, what the CLI prints, its diff of each resource included (the engine's own view of an
    * edit); otherwise a line per planned step.
    */
-  async preview(diff: boolean): Promise<OpMap> {
-    const result = await this.command(() =>
-      this.stack.preview({ diff, onEvent: diff ? this.diagnosticsOnly() : this.progress(), onOutput: diff ? this.printer() : this.verboseOutput() }),
-    );
-    return result.changeSummary;
+  async preview(diff: boolean): Promise<Counted<OpMap>> {
+    return this.command(async (run) => {
+      const result = await this.stack.preview({ ...run, diff, onEvent: this.events(!diff), onOutput: this.output(diff) });
+      return result.changeSummary;
+    });
   }
 
-  async up(): Promise<{ changes: OpMap; outputs: OutputMap }> {
-    const result = await this.command(() => this.stack.up({ onEvent: this.progress(), onOutput: this.verboseOutput() }));
-    return { changes: result.summary.resourceChanges ?? {}, outputs: result.outputs };
+  async up(): Promise<Counted<{ changes: OpMap; outputs: OutputMap }>> {
+    return this.command(async (run) => {
+      const result = await this.stack.up({ ...run, onEvent: this.events(true), onOutput: this.output(false) });
+      return { changes: result.summary.resourceChanges ?? {}, outputs: result.outputs };
+    });
   }
 
-  async destroy(): Promise<OpMap> {
-    const result = await this.command(() => this.stack.destroy({ onEvent: this.progress(), onOutput: this.verboseOutput() }));
-    return result.summary.resourceChanges ?? {};
+  async destroy(): Promise<Counted<OpMap>> {
+    return this.command(async (run) => {
+      const result = await this.stack.destroy({ ...run, onEvent: this.events(true), onOutput: this.output(false) });
+      return result.summary.resourceChanges ?? {};
+    });
+  }
+
+  /** Whether the stack's state holds anything but the stack resource: what a destroy would delete. */
+  async holdsResources(): Promise<boolean> {
+    const deployment = (await this.stack.exportStack()).deployment as { resources?: { type: string }[] };
+    const resources = (deployment.resources ?? []).filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+    return resources.length > 0;
   }
 
   /** Removes the stack from the backend (its resources must be gone). */
@@ -97,58 +135,113 @@ export class Deployment {
     return this.stack.workspace.removeStack(this.options.stack);
   }
 
-  /** An operation; its failure is the engine's errors, as it reported them, rather than the CLI's whole output. */
-  private async command<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * An operation, interrupted on Ctrl-C, its output without colour where the demo's is not a terminal. Its failure
+   * is what the engine reported, each error once: the errors of its diagnostics, else the CLI's standard error (where
+   * a YAML program's errors are), rather than the Automation API's dump of the CLI's whole output.
+   */
+  private async command<T>(
+    body: (run: { signal: AbortSignal; color: "always" | "never"; onError: (text: string) => void }) => Promise<T>,
+  ): Promise<Counted<T>> {
     this.errors = [];
+    this.stackOp = undefined;
+    this.stderr = "";
+    this.cliInterrupted = false;
+    const link = linkedInterrupt(this.options.interrupt, () => this.cliInterrupted, CTRL_C_GRACE_MS);
     try {
-      return await run();
+      const result = await body({
+        signal: link.signal,
+        color: process.stdout.isTTY ? "always" : "never",
+        onError: (text) => (this.stderr += text),
+      });
+      return { result, stackOp: this.stackOp };
     } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
-      const reported = this.errors.length > 0 ? this.errors : text.split("\n").filter((l) => /^error: /.test(l));
-      throw new Error(reported.length > 0 ? reported.join("\n") : text, { cause: err });
+      throw new Error(this.failure(err), { cause: err });
+    } finally {
+      link.dispose();
     }
   }
 
+  private failure(err: unknown): string {
+    const errors = [...new Set(this.errors)];
+    if (errors.length > 0) return errors.join("\n");
+    const stderr = this.stderr
+      .split("\n")
+      .map((line) => (process.stdout.isTTY ? line : stripVTControlCharacters(line)))
+      .filter((line) => !OWN_SET_UP.test(line))
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
+    if (stderr) return stderr;
+    return err instanceof Error ? err.message : String(err);
+  }
+
   /**
-   * A line per step and diagnostic, as automation/progress.ts words them, less what the demo's own lines say (the
-   * summary), the default providers' steps and the SDK's debug messages; errors kept for the failure.
+   * What the engine reports: the stack resource's step noted, errors kept for the failure (not printed: the failure
+   * says them, once) and, with `lines`, a line per step and diagnostic, as automation/progress.ts words them, less
+   * what the demo's own lines say (the summary), the default providers' steps and the SDK's debug messages.
    */
-  private progress(): (event: EngineEvent) => void {
+  private events(lines: boolean): (event: EngineEvent) => void {
     return (event) => {
-      this.keepError(event);
+      const step = event.resourcePreEvent?.metadata;
+      if (step?.type === "pulumi:pulumi:Stack") this.stackOp = step.op;
+      if (this.keepError(event) || !lines) return;
       if (isOwnSetUp(event) || event.summaryEvent || isDebug(event) || isDefaultProvider(event)) return;
       const line = describeEngineEvent(event);
       if (line) this.options.say(`  ${line}`);
     };
   }
 
-  /** Only errors kept: the CLI's output says the rest. */
-  private diagnosticsOnly(): (event: EngineEvent) => void {
-    return (event) => this.keepError(event);
-  }
-
-  private keepError(event: EngineEvent): void {
+  private keepError(event: EngineEvent): boolean {
     const d = event.diagnosticEvent;
-    if (d && d.severity === "error" && d.message.trim()) {
+    if (!d || d.severity !== "error") return false;
+    const message = process.stdout.isTTY ? d.message.trim() : stripVTControlCharacters(d.message).trim();
+    if (message) {
       const where = d.urn ? `${d.urn.slice(d.urn.lastIndexOf("::") + 2)}: ` : "";
-      this.errors.push(`${where}${d.message.trim()}`);
+      this.errors.push(`${where}${message}`);
     }
+    return true;
   }
 
-  /** The CLI's output, line by line, indented, without the notes on the plugins the demo put on PATH. */
-  private printer(): (text: string) => void {
+  /**
+   * The CLI's standard output: with `print`, line by line, indented, without the notes on the plugins the demo put on
+   * PATH; else only with --verbose. Either way its word that a SIGINT reached it is noted.
+   */
+  private output(print: boolean): (text: string) => void {
     let pending = "";
     return (text) => {
+      if (text.includes("^C received")) this.cliInterrupted = true;
+      if (!print) {
+        if (this.options.verbose) process.stdout.write(text);
+        return;
+      }
       pending += text;
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
-      for (const line of lines) if (!OWN_SET_UP.test(line)) this.options.say(`  ${line}`);
+      // The demo says what a Ctrl-C does itself (interruption.ts).
+      for (const line of lines) if (!OWN_SET_UP.test(line) && !line.includes("^C received")) this.options.say(`  ${line}`);
     };
   }
+}
 
-  private verboseOutput(): ((text: string) => void) | undefined {
-    return this.options.verbose ? (text) => process.stdout.write(text) : undefined;
+/**
+ * Clears the lock a `pulumi` command killed on this stack left (its process gone): the CLI would refuse the stack,
+ * naming `pulumi cancel`, which the user may not have on PATH. A lock of a command that still runs stops the run,
+ * with the command that clears it where that command is not running after all.
+ */
+async function clearStaleLocks(stack: Stack, options: DeploymentOptions): Promise<void> {
+  const locks = stackLocks(options.state.backend, options.projectName, options.stack);
+  if (locks.length === 0) return;
+  const running = locks.filter((l) => l.running);
+  if (running.length > 0) {
+    const who = running.map((l) => `pid ${l.pid} on ${l.hostname}`).join(", ");
+    throw new Error(
+      `the stack is locked by a \`pulumi\` command that still runs (${who}): let it end, or stop it. If it is not running ` +
+        `after all, clear the lock with:\n  ${options.shell.environment()}\n  ${options.shell.command(["cancel", "--yes", "--stack", options.shell.stack])}`,
+    );
   }
+  await stack.cancel();
+  options.say(`  cleared the lock of a \`pulumi\` command that was stopped (pid ${locks.map((l) => l.pid).join(", ")}, no longer running)`);
 }
 
 /** The engine's note on each plugin found on PATH, which is where the demo puts the package's plugins. */

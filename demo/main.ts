@@ -5,7 +5,7 @@
  */
 import { Demo, message, say } from "./demo";
 import { DEMO_USAGE, parseDemoArguments, type DemoOptions } from "./options";
-import { ensurePulumiEngine, findPulumiEngine, type PulumiEngine } from "./pulumiEngine";
+import { ensurePulumiEngine, findPulumiEngine, type PulumiEngine } from "../toolchain/pulumiEngine";
 
 /** What the demo says before the first build of the engine, which takes minutes. */
 export const FIRST_BUILD_NOTICE =

@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { createConsumerProject, type ConsumerProject } from "./consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../toolchain/consumerProject";
 import type { StagedProgram } from "./engineDeployment";
-import { repositoryRoot } from "./repository";
+import { repositoryRoot } from "../toolchain/repository";
 
 /** The repository root (this file is demo/stage.ts, built to dist/demo/stage.js). */
 export const REPO = repositoryRoot(__dirname);

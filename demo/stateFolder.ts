@@ -2,14 +2,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EmulatorData } from "../emulator";
 
 /** The folder a run keeps its stack in, inside the project's directory. */
 export const KEPT_FOLDER = ".pulumi-demo";
 
 /**
  * Where a run keeps what outlives one engine command: the file backend holding the stack's state, `PULUMI_HOME`, the
- * secrets passphrase (and other secrets a run makes once), and what the emulator held. With `--keep` this is
+ * secrets passphrase (and other secrets a run makes once), and what the emulator holds. With `--keep` this is
  * `<project>/.pulumi-demo/` (ignored by Git), and a later run of the same project finds it there and carries on
  * from it, so that an edit of the program shows as the change it is; otherwise a temporary folder.
  */
@@ -57,14 +56,12 @@ export class StateFolder {
     return value;
   }
 
-  /** What the emulator held when the stack was kept, if it was. */
-  emulatorData(): EmulatorData | undefined {
-    const file = this.path("emulator.json");
-    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as EmulatorData) : undefined;
-  }
-
-  saveEmulatorData(data: EmulatorData): void {
-    writeFileSync(this.path("emulator.json"), `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  /**
+   * The file the emulator keeps what it holds in, written through (see `dataFile` of the emulator): whenever a run
+   * stops, killed included, it holds every change the engine was told of, so that it agrees with the stack's state.
+   */
+  get emulatorDataFile(): string {
+    return this.path("emulator.json");
   }
 
   remove(): void {

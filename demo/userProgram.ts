@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { dirname, join, relative, resolve } from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { load } from "js-yaml";
-import { createConsumerProject, type ConsumerProject } from "./consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../toolchain/consumerProject";
 import type { StagedProgram } from "./engineDeployment";
 import type { ProgramOptions } from "./options";
 import { compileProgram } from "./typescriptProgram";
@@ -64,11 +64,15 @@ const configText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v
 
 /**
  * The stack config of a run: the project's defaults (`config:` of Pulumi.yaml), then the stack's config file
- * (Pulumi.<stack>.yaml), then what the command line sets. A value the stack file holds encrypted (`secure:`) is
- * encrypted with that stack's own secrets provider, which a run here does not have: unless the command line sets
- * it, that is an error naming the flag to use.
+ * (Pulumi.<stack>.yaml), then what the command line sets. Values the stack file holds encrypted (`secure:`) and the
+ * command line does not set are decrypted by `decrypt` (keys as the stack holds them, values in plain text), which
+ * fails where it cannot: see secretConfig.ts.
  */
-export function userStackConfig(program: UserProgram, options: Pick<ProgramOptions, "stack" | "config">): ConfigMap {
+export function userStackConfig(
+  program: UserProgram,
+  options: Pick<ProgramOptions, "stack" | "config">,
+  decrypt: (keys: string[]) => Record<string, string>,
+): ConfigMap {
   const config: ConfigMap = {};
   for (const [key, decl] of Object.entries(asObject(program.document.config))) {
     const d = decl !== null && typeof decl === "object" ? (decl as Props) : { value: decl };
@@ -80,21 +84,25 @@ export function userStackConfig(program: UserProgram, options: Pick<ProgramOptio
   }
   const given = new Map(Object.entries(options.config).map(([k, v]) => [fullKey(program.name, k), v]));
   const stackFile = join(program.dir, `Pulumi.${options.stack}.yaml`);
+  const encrypted: string[] = [];
   if (existsSync(stackFile)) {
     for (const [key, value] of Object.entries(asObject(asObject(readYaml(stackFile)).config))) {
       const full = fullKey(program.name, key);
       if (given.has(full)) continue;
-      if (value !== null && typeof value === "object" && "secure" in value) {
-        const flagKey = full.startsWith(`${program.name}:`) ? full.slice(program.name.length + 1) : full;
-        throw new Error(
-          `Pulumi.${options.stack}.yaml holds ${full} encrypted by that stack's secrets provider: give it with --secret ${flagKey}=<value>`,
-        );
-      }
-      config[full] = { value: configText(value) };
+      if (value !== null && typeof value === "object" && "secure" in value) encrypted.push(full);
+      else config[full] = { value: configText(value) };
     }
+  }
+  if (encrypted.length > 0) {
+    for (const [key, value] of Object.entries(decrypt(encrypted))) config[key] = { value, secret: true };
   }
   for (const [key, { value, secret }] of given) config[key] = secret ? { value, secret: true } : { value };
   return config;
+}
+
+/** A key of the project's namespace as the demo's flags take it (`hmacKey`), others whole (`runtask:token`). */
+export function flagKey(project: string, key: string): string {
+  return key.startsWith(`${project}:`) ? key.slice(project.length + 1) : key;
 }
 
 /** The program's files, relative to its directory: what a `pulumi up` there runs (not its dependencies or builds). */

@@ -11,7 +11,7 @@ import { FaultInjector, type FaultKind, type FaultOptions, type FaultRule, type 
 import { startHttpServer, type Interceptor } from "./core/server";
 import type { RequestLog } from "./core/requestLog";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN, RunTaskService, type RunTaskEmulatorOptions } from "./runtask/service";
-import { readEmulatorData, restoreRunTask, runTaskData, snapshotData, type EmulatorData } from "./savedData";
+import { DataFile, readEmulatorData, restoreRunTask, runTaskData, snapshotData, type EmulatorData } from "./savedData";
 import { DEFAULT_SNAPSHOT_TOKEN, SnapshotService, type SnapshotEmulatorOptions } from "./snapshot/service";
 
 export interface EmulatorOptions {
@@ -34,6 +34,14 @@ export interface EmulatorOptions {
    * is not given (a free one if it is taken).
    */
   data?: EmulatorData;
+  /**
+   * A file that keeps what the emulator holds, as `save()` gives it: read at start where it exists and `data` is not
+   * given, then written through: after every request that changed anything, before the answer leaves, and at
+   * close. Each write replaces the file whole (a new file renamed over it), so that whenever the process stops,
+   * killed included, the file holds every change a client was told of, and is never half written: it is never behind
+   * the records a client kept from the answers (a stack's state, which the demo's `--keep` keeps beside it).
+   */
+  dataFile?: string;
 }
 
 export interface Emulator {
@@ -60,14 +68,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const runTask = new RunTaskService(options.runTask);
   const faults = options.faults ? new FaultInjector(options.faults) : undefined;
   const interceptors = [...(faults ? [faults.interceptor] : []), ...(options.interceptors ?? [])];
-  if (options.data) {
-    const data = readEmulatorData(options.data);
+  const kept = options.dataFile ? new DataFile(options.dataFile) : undefined;
+  const initial = options.data ?? kept?.read();
+  if (initial) {
+    const data = readEmulatorData(initial);
     restoreRunTask(runTask.store, data.runTask);
     snapshot.restore(data.snapshot.configs);
   }
+  const save = (): EmulatorData => ({ version: 1, port: server.port, runTask: runTaskData(runTask.store), snapshot: snapshotData(snapshot.configs) });
+  const beforeAnswer = kept ? () => kept.write(save()) : undefined;
   const mounts = [snapshot.mount(), runTask.mount()];
-  const listen = (port?: number) => startHttpServer(mounts, { host, port, interceptors });
-  const savedPort = options.port === undefined ? options.data?.port : undefined;
+  const listen = (port?: number) => startHttpServer(mounts, { host, port, interceptors, beforeAnswer });
+  const savedPort = options.port === undefined ? initial?.port : undefined;
   const server = savedPort
     ? await listen(savedPort).catch((err: NodeJS.ErrnoException) => (err.code === "EADDRINUSE" ? listen(0) : Promise.reject(err)))
     : await listen(options.port);
@@ -78,10 +90,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     runTask,
     requests: server.log,
     faults,
-    save: () => ({ version: 1, port: server.port, runTask: runTaskData(runTask.store), snapshot: snapshotData(snapshot.configs) }),
+    save,
     async close() {
       await server.close();
       await Promise.all([snapshot.close(), runTask.close()]);
+      kept?.write(save());
     },
   };
 }

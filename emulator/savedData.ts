@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { RunTaskStore, Organization, Task, Workspace, WorkspaceTask } from "./runtask/store";
 import type { HeldConfig, SnapshotStatusWire, StoredConfig } from "./snapshot/snapshotter";
 
@@ -52,4 +53,35 @@ export function readEmulatorData(value: unknown): EmulatorData {
     throw new Error("emulator data: not what the emulator saves (version 1, with runTask and snapshot lists)");
   }
   return data as EmulatorData;
+}
+
+/**
+ * The file an emulator keeps its data in (`dataFile`): written only when the data changed, each time whole, as a
+ * new file renamed over the old one, which readers (and a process killed at any moment) see either before or after,
+ * never in between. Readable by its owner only: tasks carry their HMAC keys.
+ */
+export class DataFile {
+  private written?: string;
+
+  constructor(readonly path: string) {}
+
+  /** What the file holds, where it exists. */
+  read(): EmulatorData | undefined {
+    if (!existsSync(this.path)) return undefined;
+    this.written = readFileSync(this.path, "utf8");
+    try {
+      return readEmulatorData(JSON.parse(this.written));
+    } catch (err) {
+      throw new Error(`${this.path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  write(data: EmulatorData): void {
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    if (text === this.written) return;
+    const next = `${this.path}.${process.pid}.next`;
+    writeFileSync(next, text, { mode: 0o600 });
+    renameSync(next, this.path);
+    this.written = text;
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findPulumiCli, missingPulumiCliMessage } from "../automation/pulumiCli";
-import { packageVersion } from "../plugin/packageRoot";
+import { packageVersion } from "../plugin/server/packageRoot";
 import { isSecretValue, removeStaging, stateCiphertext, suppliedInputs, withImportFile, type ImportSpec } from "./importFile";
 import { camel, planMigration, type MigrationPlan, type PlannedResource } from "./plan";
 import { programOf, type Program } from "./program/model";

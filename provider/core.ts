@@ -6,7 +6,7 @@
 export { setProviderContext } from "./context";
 export { startDeployment } from "./heldObjects";
 export { engineAddressArgument, useEngineLog } from "./engineLog";
-export { requireValidSettings } from "./config/configuredSettings";
+export { checkSettings } from "./config/configuredSettings";
 export { newClientStats } from "./services/tuning";
 export { snapshotAutoConfigProvider } from "./snapshotAutoConfig/provider";
 export { runTaskProvider } from "./runTask/provider";

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { persistCompileCache, useCompileCache } from "./common/compileCache";
+import type { ServiceNamespace } from "./config/configuredSettings";
 import type { ResourceProvider } from "./resource";
 import type { ClientTuning } from "./services/tuning";
 
@@ -29,13 +30,17 @@ function core(): Core {
   return loaded;
 }
 
+/** Fails when a setting of the service is set but wrong (nothing before the engine configures the provider). */
+let requireSettingsOf: (service: ServiceNamespace) => void = () => undefined;
+
 /**
- * Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted), and fails when a
- * setting that is set is wrong. `tuning` is for tests and benchmarks: short retry waits, and counters to read.
+ * Receives the stack config the engine hands to the plugin (all namespaces, secrets decrypted), and checks the
+ * settings that are set: a wrong one fails every call of its service's resources, before any request.
+ * `tuning` is for tests and benchmarks: short retry waits, and counters to read.
  */
 export function configure(config: ProviderConfig, tuning: ClientTuning = {}): void {
   useCompileCache();
-  const { setProviderContext, newClientStats, requireValidSettings } = core();
+  const { setProviderContext, newClientStats, checkSettings } = core();
   const lookup = (key: string) => config.get(key);
   setProviderContext({ config: lookup, tuning: { stats: newClientStats(), ...tuning } });
   // In the dynamic provider plugin, whose one process serves every dynamic resource of the engine command: its
@@ -45,7 +50,7 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
     core().useEngineLog(engine);
     core().startDeployment(engine);
   }
-  requireValidSettings(lookup);
+  requireSettingsOf = checkSettings(lookup);
 }
 
 /**
@@ -57,15 +62,39 @@ export function startDeployment(): void {
   core().startDeployment();
 }
 
+/**
+ * `provider`, each of its calls failing first when a setting of `service` is wrong. The dynamic provider plugin
+ * configures the provider on the first call of each resource type, whichever service the type belongs to, and
+ * reports a failure there on that resource: the check belongs to the calls of the service's own resources.
+ */
+function withSettingsOf(service: ServiceNamespace, provider: ResourceProvider): ResourceProvider {
+  const settled =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      requireSettingsOf(service);
+      return call(...args);
+    };
+  return {
+    check: settled((olds, news, context) => provider.check(olds, news, context)),
+    diff: settled((id, olds, news) => provider.diff(id, olds, news)),
+    diffDetail: (olds, news) => provider.diffDetail(olds, news),
+    claim: (id, olds) => provider.claim(id, olds),
+    create: settled((inputs) => provider.create(inputs)),
+    read: settled((id, props) => provider.read(id, props)),
+    update: settled((id, olds, news) => provider.update(id, olds, news)),
+    delete: settled((id, props) => provider.delete(id, props)),
+  };
+}
+
 /** Each resource's provider. */
 export const providers = {
   get snapshotAutoConfig(): ResourceProvider {
-    return core().snapshotAutoConfigProvider;
+    return withSettingsOf("snapshot", core().snapshotAutoConfigProvider);
   },
   get runTask(): ResourceProvider {
-    return core().runTaskProvider;
+    return withSettingsOf("runtask", core().runTaskProvider);
   },
   get workspaceRunTask(): ResourceProvider {
-    return core().workspaceRunTaskProvider;
+    return withSettingsOf("runtask", core().workspaceRunTaskProvider);
   },
 };

@@ -13,4 +13,7 @@ const built = run([require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.
 if (built !== 0) process.exit(built);
 const bundled = run([path.join(repo, "scripts/bundle.js")]) ?? 1;
 if (bundled !== 0) process.exit(bundled);
+// A Ctrl-C reaches the demo, which stops once the engine has recorded what it was doing: this process waits for it
+// (npm passes the SIGINT on to it as well) rather than end first and leave the demo writing to the terminal.
+process.on("SIGINT", () => undefined);
 process.exit(run([path.join(repo, "dist/demo/main.js"), ...process.argv.slice(2)]) ?? 1);

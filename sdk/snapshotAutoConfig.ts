@@ -91,15 +91,24 @@ export interface CloudBBlobStorageParameters {
   cloudBEndpoint?: pulumi.Input<string>;
 }
 
-/** Parameters that another storage type's arguments may not set. */
-type Refused<P> = { [K in keyof P]?: never };
+/**
+ * The type of another storage type's parameter in the arguments of one storage type: no value fits it, and the
+ * compiler's message names the storage type the parameter belongs to (`Type 'string' is not assignable to type
+ * 'OnlyWithStorageType<"cloudA-s3">'`).
+ */
+export type OnlyWithStorageType<S extends StorageType> = { readonly [K in `only with storageType "${S}"`]: never };
+
+/** The parameters of storage type `S`, refused in another type's arguments. */
+type Refused<P, S extends StorageType> = { [K in keyof P]?: OnlyWithStorageType<S> };
 
 /** A `local` configuration: `localMaxSpace` required, no cloud parameter. */
 export interface LocalSnapshotAutoConfigArgs
   extends
     SnapshotAutoConfigCommonArgs,
     LocalStorageParameters,
-    Refused<CloudAS3StorageParameters & CloudBBlobStorageParameters & CloudCGcsStorageParameters> {
+    Refused<CloudAS3StorageParameters, "cloudA-s3">,
+    Refused<CloudBBlobStorageParameters, "cloudB-blob">,
+    Refused<CloudCGcsStorageParameters, "cloudC-gcs"> {
   storageType: "local";
 }
 
@@ -108,7 +117,9 @@ export interface CloudAS3SnapshotAutoConfigArgs
   extends
     SnapshotAutoConfigCommonArgs,
     CloudAS3StorageParameters,
-    Refused<LocalStorageParameters & CloudBBlobStorageParameters & CloudCGcsStorageParameters> {
+    Refused<LocalStorageParameters, "local">,
+    Refused<CloudBBlobStorageParameters, "cloudB-blob">,
+    Refused<CloudCGcsStorageParameters, "cloudC-gcs"> {
   storageType: "cloudA-s3";
 }
 
@@ -117,7 +128,9 @@ export interface CloudBBlobSnapshotAutoConfigArgs
   extends
     SnapshotAutoConfigCommonArgs,
     CloudBBlobStorageParameters,
-    Refused<LocalStorageParameters & CloudAS3StorageParameters & CloudCGcsStorageParameters> {
+    Refused<LocalStorageParameters, "local">,
+    Refused<CloudAS3StorageParameters, "cloudA-s3">,
+    Refused<CloudCGcsStorageParameters, "cloudC-gcs"> {
   storageType: "cloudB-blob";
 }
 
@@ -126,7 +139,9 @@ export interface CloudCGcsSnapshotAutoConfigArgs
   extends
     SnapshotAutoConfigCommonArgs,
     CloudCGcsStorageParameters,
-    Refused<LocalStorageParameters & CloudAS3StorageParameters & CloudBBlobStorageParameters> {
+    Refused<LocalStorageParameters, "local">,
+    Refused<CloudAS3StorageParameters, "cloudA-s3">,
+    Refused<CloudBBlobStorageParameters, "cloudB-blob"> {
   storageType: "cloudC-gcs";
 }
 

@@ -31,7 +31,13 @@ export interface HttpServerHandle {
 
 export async function startHttpServer(
   mounts: Mount[],
-  options: { host?: string; port?: number; interceptors?: Interceptor[] } = {},
+  options: {
+    host?: string;
+    port?: number;
+    interceptors?: Interceptor[];
+    /** Runs after each handler of a matched route, before its answer leaves (or its connection is dropped). */
+    beforeAnswer?: () => void;
+  } = {},
 ): Promise<HttpServerHandle> {
   const log = new RequestLog();
   const interceptors = options.interceptors ?? [];
@@ -82,6 +88,7 @@ export async function startHttpServer(
       }
     }
     const answer = await found.route.handler(request);
+    options.beforeAnswer?.();
     log.record(request.method, routeKey, request.path, after ? 0 : answer.status);
     if (after === "dropAfter") req.socket.destroy();
     // A TCP RST rather than a FIN (the gateway's connection passes it on to its socket).

@@ -3,7 +3,7 @@ module github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/examples/go
 go 1.26.6
 
 require (
-	github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin-sdks/go v0.0.0-00010101000000-000000000000
+	github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go v0.0.0-00010101000000-000000000000
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1
 )
 
@@ -125,4 +125,4 @@ require (
 )
 
 // The Go SDKs of the provider plugins, from this repository.
-replace github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin-sdks/go => ../../plugin-sdks/go
+replace github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go => ../../plugin/sdks/go

@@ -5,8 +5,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	"github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin-sdks/go/runtask"
-	"github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin-sdks/go/snapshot"
+	"github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go/runtask"
+	"github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask/plugin/sdks/go/snapshot"
 )
 
 func program(ctx *pulumi.Context) error {

@@ -1,7 +1,7 @@
 import { camel } from "../plan";
 import type { Program, ProgramValue } from "./model";
 
-/** The SDK package of each provider plugin (plugin-sdks/nodejs), and the name the program imports it under. */
+/** The SDK package of each provider plugin (plugin/sdks/nodejs), and the name the program imports it under. */
 const SDKS: Record<string, { module: string; as: string }> = {
   runtask: { module: "pulumi-snapshot-runtask-runtask", as: "runtask" },
   snapshot: { module: "pulumi-snapshot-runtask-snapshot", as: "snapshot" },

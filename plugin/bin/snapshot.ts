@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 /** `pulumi-resource-snapshot`: the `snapshot` provider plugin, as the engine starts it. */
-import { runPlugin } from "../run";
+import { runPlugin } from "../server/run";
 
 runPlugin("snapshot");

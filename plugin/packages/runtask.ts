@@ -18,7 +18,7 @@ import { t } from "../../provider/table/field";
 import { workspaceRunTaskTable } from "../../provider/workspaceRunTask/fields";
 import { WORKSPACE_RUN_TASK_IMPORT_FORMS } from "../../provider/workspaceRunTask/importId";
 import { associationIdOf } from "../../provider/workspaceRunTask/provider";
-import type { PackageDefinition } from "../definition";
+import type { PackageDefinition } from "../server/definition";
 
 /** The `runtask` provider plugin: run tasks and their association to workspaces (spec: run-task-api.md). */
 export const runtaskPackage: PackageDefinition = {

@@ -2,7 +2,7 @@ import { getSnapshotStatus, getSnapshotStatusArguments, listSnapshotAutoConfigs,
 import { SNAPSHOT_SERVICE } from "../../provider/services/snapshot/settings";
 import { snapshotAutoConfigTable } from "../../provider/snapshotAutoConfig/fields";
 import { t } from "../../provider/table/field";
-import type { PackageDefinition } from "../definition";
+import type { PackageDefinition } from "../server/definition";
 
 /** The `snapshot` provider plugin: automated snapshot configurations (spec: snapshot-auto-api.md). */
 export const snapshotPackage: PackageDefinition = {

@@ -1,7 +1,8 @@
 import type { SettingSpec } from "../../provider/config/serviceSettings";
 import type { Field, FieldTable, ValueType } from "../../provider/table/field";
-import type { FunctionDefinition, PackageDefinition, ResourceDefinition } from "../definition";
+import type { FunctionDefinition, PackageDefinition, ResourceDefinition } from "../server/definition";
 import type { DocComments } from "./docComments";
+import { usageSections } from "./usageExamples";
 
 /** The parts of the Pulumi package schema this package uses (`pkg/codegen/schema/pulumi.json`). */
 export interface TypeSpec {
@@ -34,6 +35,11 @@ export interface PackageSchema {
   keywords: string[];
   license: string;
   repository: string;
+  homepage: string;
+  publisher: string;
+  logoUrl: string;
+  pluginDownloadURL: string;
+  configurationDocsUrl: string;
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   types: Record<string, ObjectSpec>;
@@ -42,36 +48,95 @@ export interface PackageSchema {
   language: LanguageSpecs;
 }
 
-/** What Pulumi's code generators take from a schema's `language` section (`pkg/codegen/<language>/importer.go`). */
+/**
+ * What Pulumi's code generators take from a schema's `language` section (`pkg/codegen/<language>/importer.go`;
+ * .NET's in pulumi/pulumi-dotnet, `pulumi-language-dotnet/codegen/importer.go`; Java's in pulumi/pulumi-java,
+ * `pkg/codegen/java/package_info.go`).
+ */
 export interface LanguageSpecs {
   nodejs: { packageName: string; readme: string; typescriptVersion: string; respectSchemaVersion: true };
   python: { packageName: string; readme: string; respectSchemaVersion: true; pyproject: { enabled: true } };
   go: { importBasePath: string; respectSchemaVersion: true };
-  csharp: { rootNamespace: string; respectSchemaVersion: true };
+  csharp: { rootNamespace: string; packageReferences: Record<string, string>; respectSchemaVersion: true };
+  java: { basePackage: string; buildFiles: "gradle"; gradleNexusPublishPluginVersion: string; dependencies: Record<string, string> };
 }
 
 /** This npm package's name: every generated SDK is named after it, then after its plugin. */
 const OUR_NAME = "pulumi-snapshot-runtask";
 
-/** The project's repository: the Go SDKs' import paths start with it. */
-export const REPOSITORY = "github.com/pulumi-snapshot-runtask/pulumi-snapshot-runtask";
-
 /** The folder of the repository that holds the plugins' SDKs (`npm run sdks`), one folder per language in it. */
-export const PLUGIN_SDKS = "plugin-sdks";
+export const PLUGIN_SDKS = "plugin/sdks";
 
 /**
- * The names of the plugins' SDKs, those this repository holds (`plugin-sdks/`, written by `npm run sdks`) and those
- * `pulumi package gen-sdk`, `pulumi package add` and `packages:` generate. Left out, the generators name them in
- * Pulumi's own namespace (`@pulumi/runtask`, `pulumi_runtask`, `github.com/pulumi/pulumi-runtask/sdk/go/runtask`,
- * `Pulumi.Runtask`), which is not ours. Both Go packages are in one module, `plugin-sdks/go`.
+ * The .NET SDK's floor of Pulumi's own .NET SDK: the one the pinned generator writes when the schema names none
+ * (`genProjectFile`). NuGet restores the lowest version a range admits, so the release's `dotnet build` compiles
+ * against this floor and proves it.
  */
-export function languageSpecs(plugin: string, description: string): LanguageSpecs {
+const DOTNET_PULUMI = "[3.76.1,4)";
+
+/** The Java SDK's Pulumi Java SDK (`com.pulumi:pulumi` on Maven Central), and the Gradle plugin that publishes there. */
+const JAVA_PULUMI = "1.36.1";
+const GRADLE_NEXUS_PUBLISH_PLUGIN = "2.0.0";
+
+/** The project's repository on GitHub, as package.json's `repository` names it. */
+export interface GitHubRepository {
+  owner: string;
+  name: string;
+}
+
+/**
+ * The GitHub repository of a package.json `repository` field: `"owner/name"`, `"github:owner/name"`, or an object
+ * or string whose URL is on github.com (`git+https://github.com/owner/name.git`, `git@github.com:owner/name.git`).
+ * The engine downloads the plugins from its releases, so any other host is refused.
+ */
+export function gitHubRepository(field: unknown): GitHubRepository {
+  const text = typeof field === "string" ? field : typeof field === "object" && field !== null ? (field as { url?: unknown }).url : undefined;
+  if (typeof text !== "string") throw new Error("package.json has no repository field: the schemas name the plugins' download from it");
+  const match =
+    /^(?:github:)?([\w.-]+)\/([\w.-]+?)$/.exec(text) ??
+    /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?github\.com\/([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(text) ??
+    /^git@github\.com:([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(text);
+  if (!match) throw new Error(`package.json's repository (${text}) is not a GitHub repository: the plugins are released there`);
+  return { owner: match[1], name: match[2] };
+}
+
+/** What a schema takes from package.json: the version, and the repository its releases and SDKs are named after. */
+export interface PackageRelease {
+  version: string;
+  repository: GitHubRepository;
+}
+
+/** The addresses a schema gives, all derived from the repository. */
+export function repositoryAddresses({ owner, name }: GitHubRepository) {
+  const web = `https://github.com/${owner}/${name}`;
+  return {
+    /** The Go module path of the repository (the Go SDKs' import paths start with it). */
+    goModule: `github.com/${owner}/${name}`,
+    web,
+    /** Where the engine downloads `pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`: the release of tag `v<version>`. */
+    pluginDownloadURL: `github://api.github.com/${owner}/${name}`,
+    logoUrl: `https://raw.githubusercontent.com/${owner}/${name}/main/docs/logo.png`,
+    installationDocs: `${web}/blob/main/docs/installation-configuration.md`,
+  };
+}
+
+/**
+ * The names of the plugins' SDKs, those this repository holds (`plugin/sdks/`, written by `npm run sdks`), those the
+ * release publishes (npm, PyPI, the Go module's tag, NuGet, Maven Central) and those `pulumi package gen-sdk`
+ * generates. Left out, the generators name them in Pulumi's own namespace (`@pulumi/runtask`, `pulumi_runtask`,
+ * `github.com/pulumi/pulumi-runtask/sdk/go/runtask`, `Pulumi.Runtask`, `com.pulumi.runtask`), which is not ours.
+ * Both Go packages are in one module, `plugin/sdks/go`. Java's group on Maven Central is its base package (the Java
+ * convention for a domain with hyphens: underscores), its artifact the plugin's name.
+ */
+export function languageSpecs(plugin: string, description: string, repository: GitHubRepository): LanguageSpecs {
+  const { goModule, installationDocs, pluginDownloadURL } = repositoryAddresses(repository);
   const readme = (language: string) =>
     `The ${language} SDK of the \`${plugin}\` provider plugin of ${OUR_NAME}. ${description}\n\n` +
-    `The plugin, \`pulumi-resource-${plugin}\`, comes with the npm package \`${OUR_NAME}\` (Node.js 22 or later runs it); ` +
-    `the Pulumi engine finds it on PATH. How to install and use both: https://${REPOSITORY}/blob/main/docs/other-languages.md\n`;
+    `The Pulumi engine downloads the plugin, \`pulumi-resource-${plugin}\`, from the project's GitHub releases when a ` +
+    `program first uses it; \`pulumi plugin install resource ${plugin} <version> --server ${pluginDownloadURL}\` ` +
+    `installs it ahead. Installation and configuration: ${installationDocs}\n`;
   return {
-    // The SDK compiles itself when installed: with the TypeScript this package is built and tested with.
+    // The SDK compiles itself when installed from a folder: with the TypeScript this package is built and tested with.
     nodejs: { packageName: `${OUR_NAME}-${plugin}`, readme: readme("Node.js"), typescriptVersion: "~5.9.0", respectSchemaVersion: true },
     python: {
       packageName: `${OUR_NAME.replace(/-/g, "_")}_${plugin}`,
@@ -79,8 +144,14 @@ export function languageSpecs(plugin: string, description: string): LanguageSpec
       respectSchemaVersion: true,
       pyproject: { enabled: true },
     },
-    go: { importBasePath: `${REPOSITORY}/${PLUGIN_SDKS}/go/${plugin}`, respectSchemaVersion: true },
-    csharp: { rootNamespace: "PulumiSnapshotRunTask", respectSchemaVersion: true },
+    go: { importBasePath: `${goModule}/${PLUGIN_SDKS}/go/${plugin}`, respectSchemaVersion: true },
+    csharp: { rootNamespace: "PulumiSnapshotRunTask", packageReferences: { Pulumi: DOTNET_PULUMI }, respectSchemaVersion: true },
+    java: {
+      basePackage: `io.github.${repository.owner.replace(/-/g, "_")}`,
+      buildFiles: "gradle",
+      gradleNexusPublishPluginVersion: GRADLE_NEXUS_PUBLISH_PLUGIN,
+      dependencies: { "com.pulumi:pulumi": JAVA_PULUMI },
+    },
   };
 }
 
@@ -94,18 +165,24 @@ interface DocSource {
  * The package schema of a provider plugin, derived from its resources' field tables (types, required inputs and
  * outputs, secrets, replacement) and described with the same doc comments the SDK's users read.
  */
-export function buildSchema(pkg: PackageDefinition, version: string, docs: DocComments): PackageSchema {
+export function buildSchema(pkg: PackageDefinition, release: PackageRelease, docs: DocComments): PackageSchema {
   const types: Record<string, ObjectSpec> = {};
   const builder = new SchemaBuilder(pkg.name, docs, types);
   const variables = Object.fromEntries(Object.entries<SettingSpec>(pkg.service.settings).map(([name, s]) => [name, configVariable(s)]));
+  const addresses = repositoryAddresses(release.repository);
   const schema: PackageSchema = {
     name: pkg.name,
     displayName: pkg.displayName,
-    version,
+    version: release.version,
     description: pkg.description,
     keywords: ["pulumi", pkg.name, "category/utility", "kind/native"],
     license: "Apache-2.0",
-    repository: `https://${REPOSITORY}`,
+    repository: addresses.web,
+    homepage: addresses.web,
+    publisher: release.repository.owner,
+    logoUrl: addresses.logoUrl,
+    pluginDownloadURL: addresses.pluginDownloadURL,
+    configurationDocsUrl: addresses.installationDocs,
     config: { variables },
     provider: {
       description: `The provider of the ${pkg.name} package: where and how to reach the service.`,
@@ -115,7 +192,7 @@ export function buildSchema(pkg: PackageDefinition, version: string, docs: DocCo
     types,
     resources: Object.fromEntries(pkg.resources.map((r) => [r.token, builder.resource(r)])),
     functions: Object.fromEntries(pkg.functions.map((f) => [f.token, builder.function(f)])),
-    language: languageSpecs(pkg.name, pkg.description),
+    language: languageSpecs(pkg.name, pkg.description, release.repository),
   };
   return schema;
 }
@@ -141,7 +218,7 @@ class SchemaBuilder {
       Object.keys(fields).map((k) => [k, this.property(fields[k], [classDoc, ...argsDocs], k, def.docs.nested?.[k], false)]),
     );
     return {
-      description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\nImport ID: ${def.importId}.`.trim(),
+      description: `${this.docs.of(def.docs.file, def.docs.class) ?? ""}\n\n${usageSections(def.token, def.importId, this.docs.root)}`.trim(),
       properties,
       // Present in every state: the ids, required arguments and those with a default, but not a parameter group's (a
       // storage type's), which only the selected group's resources have.

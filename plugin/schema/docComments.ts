@@ -10,7 +10,8 @@ export class DocComments {
   private readonly files = new Map<string, tsTypes.SourceFile>();
   private readonly ts: typeof tsTypes = require("typescript");
 
-  constructor(private readonly root: string) {}
+  /** `root`: the package's folder, which the source files' paths are relative to. */
+  constructor(readonly root: string) {}
 
   /** The doc comment of a member of an interface, or of a property declared on a class. */
   member(file: string, container: string, member: string): string | undefined {

@@ -1,17 +1,24 @@
-import { writeFileSync } from "node:fs";
-import type { PackageDefinition } from "../definition";
-import { packageRoot, packageVersion } from "../packageRoot";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PackageDefinition } from "../server/definition";
+import { packageRoot } from "../server/packageRoot";
 import { runtaskPackage } from "../packages/runtask";
 import { snapshotPackage } from "../packages/snapshot";
-import { buildSchema } from "./build";
+import { buildSchema, gitHubRepository, type PackageRelease } from "./build";
 import { DocComments } from "./docComments";
 import { schemaFile } from "./load";
 
 export const PACKAGES: readonly PackageDefinition[] = [snapshotPackage, runtaskPackage];
 
-/** The schema text of a package, as `plugins/<name>/schema.json` holds it. */
+/** What the schemas take from package.json: the version, and the GitHub repository the releases are made in. */
+export function packageRelease(root = packageRoot()): PackageRelease {
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  return { version: manifest.version, repository: gitHubRepository(manifest.repository) };
+}
+
+/** The schema text of a package, as `plugin/schema/<name>.json` holds it. */
 export function schemaJson(pkg: PackageDefinition, docs = new DocComments(packageRoot())): string {
-  return `${JSON.stringify(buildSchema(pkg, packageVersion(), docs), null, 2)}\n`;
+  return `${JSON.stringify(buildSchema(pkg, packageRelease(), docs), null, 2)}\n`;
 }
 
 /** `npm run schema`: writes each package's schema from the field tables and the SDK's doc comments. */

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../packageRoot";
+import { packageRoot } from "../server/packageRoot";
 
-/** The JSON schema of a plugin's package, as shipped in `plugins/<name>/schema.json` (written by `npm run schema`). */
+/** The JSON schema of a plugin's package, as shipped in `plugin/schema/<name>.json` (written by `npm run schema`). */
 export function schemaText(name: string): string {
   return readFileSync(schemaFile(name), "utf8");
 }
 
 export function schemaFile(name: string): string {
-  return join(packageRoot(), "plugins", name, "schema.json");
+  return join(packageRoot(), "plugin", "schema", `${name}.json`);
 }

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "timeout",
   "network",
   "tls",
+  "proxy",
   "cancelled",
   "missing_setting",
   "invalid_setting",

@@ -11,7 +11,7 @@ const kPartialFailure = Symbol.for("pulumi-snapshot-runtask.error.partial-failur
  * errors; the next `up` updates it whatever its diff, and a refresh reads it. So an object made is never left
  * unrecorded (a later `up` would be refused "already exists"), and a state never claims what the failure changed.
  * The SDK's dynamic provider plugin packs a thrown error that has `id`, `properties` and `reasons` this way; the
- * provider plugins do the same (plugin/server.ts).
+ * provider plugins do the same (plugin/server/server.ts).
  */
 export class PartialFailure extends SnapshotRunTaskError {
   static override [Symbol.hasInstance](instance: unknown): boolean {

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { SnapshotRunTaskError } from "../common/errors";
 import { isUnknown } from "../common/unknown";
+import type { ProxyRoute } from "../http/proxyRoute";
 import type { TlsSettings } from "../http/tls";
 import { settingFrom, type ConfigLookup, type SettingValue } from "./lookup";
 import { parseBooleanSetting, parseCountSetting, parseDurationSetting } from "./parse";
+import { chooseProxy, ownProxy, PROXY_ENVIRONMENT, proxySettingFrom } from "./proxySetting";
 import { serviceAddress } from "./serviceAddress";
 
 /** One setting: its stack config key, the environment variable it falls back to, and what it means. */
@@ -16,7 +18,8 @@ export interface SettingSpec {
 }
 
 /** The settings every service takes, under its own namespace and environment prefix. */
-export type CommonSettingName = "address" | "token" | "caCert" | "caCertPem" | "skipTlsVerify" | "requestTimeout" | "maxRetries" | "operationTimeout";
+export type CommonSettingName =
+  "address" | "token" | "caCert" | "caCertPem" | "skipTlsVerify" | "requestTimeout" | "maxRetries" | "operationTimeout" | "proxy";
 
 /** Where and how to reach a service; read at call time, never stored in state. */
 export interface ServiceSettings {
@@ -25,7 +28,10 @@ export interface ServiceSettings {
   /** Where the address came from, as messages name it: its stack config key or its environment variable. */
   addressFrom?: string;
   token: string;
+  /** The service's certificate: a private CA, or no verification; through a proxy too, never the proxy's. */
   tls: TlsSettings;
+  /** The proxy requests to the address go through (the service's own setting, else the environment's); none: direct. */
+  proxy?: ProxyRoute;
   timeoutMs?: number;
   maxRetries?: number;
   /** Bound on one operation (create, read, update, delete), retries and waits included. */
@@ -60,6 +66,7 @@ const COMMON: readonly CommonSettingName[] = [
   "requestTimeout",
   "maxRetries",
   "operationTimeout",
+  "proxy",
 ];
 
 /** Reads and checks a service's settings: stack config first, then the environment. */
@@ -68,8 +75,8 @@ export function resolveServiceSettings<N extends string>(
   lookup: ConfigLookup,
   env: NodeJS.ProcessEnv = process.env,
 ): ServiceSettings {
-  const raw = COMMON.map((name) => settingFrom(lookup, d.settings[name].key, d.settings[name].env, env));
-  const cacheKey = JSON.stringify([d.namespace, raw]);
+  const raw = COMMON.map((name) => readSetting(d, name, lookup, env));
+  const cacheKey = JSON.stringify([d.namespace, raw, PROXY_ENVIRONMENT.map((name) => env[name])]);
   const cached = resolved.get(cacheKey);
   if (cached) return cached;
   const unknown = raw.find((r) => r && isUnknown(r.value));
@@ -80,7 +87,7 @@ export function resolveServiceSettings<N extends string>(
       `${d.service}: ${unknown.from} is not known yet (it comes from a resource to be made); nothing is sent until it is`,
     );
   }
-  const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as RawSettings);
+  const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as RawSettings, env);
   resolved.set(cacheKey, settings);
   return settings;
 }
@@ -88,7 +95,7 @@ export function resolveServiceSettings<N extends string>(
 type RawSettings = Record<CommonSettingName, SettingValue | undefined>;
 
 /** Each message names the setting as the value came: its stack config key, or its environment variable. */
-function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values: RawSettings): ServiceSettings {
+function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values: RawSettings, env: NodeJS.ProcessEnv): ServiceSettings {
   const { address, token } = values;
   if (!address) throw missingSetting(d, "address", `the service's base address, e.g. ${d.example}`);
   if (!token) throw missingSetting(d, "token", d.tokenNeeds);
@@ -96,11 +103,13 @@ function parseServiceSettings<N extends string>(d: ServiceDescription<N>, values
     const given = values[name];
     return given === undefined ? undefined : parse(given.from, given.value);
   };
+  const base = serviceAddress(address.from, address.value, d.apiPrefix, d.example);
   return {
-    address: serviceAddress(address.from, address.value, d.apiPrefix, d.example),
+    address: base,
     addressFrom: address.from,
     token: token.value,
     tls: { caCertPem: parsed("caCert", readCaBundle) ?? values.caCertPem?.value, skipVerify: parsed("skipTlsVerify", parseBooleanSetting) },
+    proxy: chooseProxy(values.proxy, base, env),
     timeoutMs: parsed("requestTimeout", parseDurationSetting),
     maxRetries: parsed("maxRetries", parseCountSetting),
     operationTimeoutMs: parsed("operationTimeout", parseDurationSetting),
@@ -120,7 +129,7 @@ export function settingProblems<N extends string>(
 ): { setting: N | CommonSettingName; reason: string }[] {
   const problems: { setting: N | CommonSettingName; reason: string }[] = [];
   const check = (name: N | CommonSettingName, validate: (from: string, value: string) => unknown) => {
-    const given = settingFrom(lookup, d.settings[name].key, d.settings[name].env, env);
+    const given = readSetting(d, name, lookup, env);
     if (given === undefined || isUnknown(given.value)) return;
     try {
       validate(given.from, given.value);
@@ -128,7 +137,13 @@ export function settingProblems<N extends string>(
       problems.push({ setting: name, reason: err instanceof Error ? err.message : String(err) });
     }
   };
-  check("address", (from, value) => serviceAddress(from, value, d.apiPrefix, d.example));
+  check("address", (from, value) => {
+    const base = serviceAddress(from, value, d.apiPrefix, d.example);
+    // The proxy the address's requests would take: the service's own setting, else the environment's, parsed.
+    const own = readSetting(d, "proxy", lookup, env);
+    if (own === undefined) chooseProxy(undefined, base, env);
+  });
+  check("proxy", (from, value) => ownProxy({ from, value }));
   check("caCert", readCaBundle);
   check("skipTlsVerify", parseBooleanSetting);
   check("requestTimeout", parseDurationSetting);
@@ -138,6 +153,17 @@ export function settingProblems<N extends string>(
     check(name as N, (_from, value) => validate?.(value));
   }
   return problems;
+}
+
+/** A setting's value and where it came from; the proxy's stack config counts when empty (it means none). */
+function readSetting<N extends string>(
+  d: ServiceDescription<N>,
+  name: N | CommonSettingName,
+  lookup: ConfigLookup,
+  env: NodeJS.ProcessEnv,
+): SettingValue | undefined {
+  const { key, env: envVar } = d.settings[name];
+  return name === "proxy" ? proxySettingFrom(lookup, key, envVar, env) : settingFrom(lookup, key, envVar, env);
 }
 
 /** The PEM text of a CA bundle file; a missing or unreadable file names the setting that gave its path. */
@@ -190,6 +216,12 @@ export function commonSettings(
     requestTimeout: spec("requestTimeout", "Bound on one request: seconds, or a duration such as `30s`. Default 30s."),
     maxRetries: spec("maxRetries", "Retries of a failed request (429, 412, 5xx, lost connections). Default 5.", { type: "integer" }),
     operationTimeout: spec("operationTimeout", "Bound on one operation (create, read, update, delete), retries and waits included. Default 5m."),
+    proxy: spec(
+      "proxy",
+      "Proxy of every request to the service, loopback included, in place of `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`: " +
+        "`http://[user:password@]host:port` or `https://...`; `none` (or an empty value) for no proxy.",
+      { secret: true },
+    ),
   };
 }
 

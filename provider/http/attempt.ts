@@ -1,5 +1,7 @@
 import type { Dispatcher } from "undici";
 import { messageOf, type ErrorCode } from "../common/errors";
+import { explainProxyFailure, proxyAuthenticationRequired } from "./proxyErrors";
+import type { ProxyRoute } from "./proxyRoute";
 import type { RateLimiter } from "./rateLimiter";
 import type { ServiceError } from "./serviceError";
 import { attemptSignal, boundText, remainingMs, seconds, within, type OperationBound } from "./timing";
@@ -42,6 +44,8 @@ export interface AttemptRequest {
   signal?: AbortSignal;
   /** The setting that holds the address, where the client was told it. */
   addressSetting?: string;
+  /** The proxy the dispatcher sends through, for messages. */
+  proxy?: ProxyRoute;
   /** The error of a failure without an answer (redacted by the client): what happened, and what to check. */
   failed(detail: string, code: ErrorCode, advice?: string): ServiceError;
   /** The error of a call the engine cancelled. */
@@ -92,6 +96,12 @@ export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> 
       // or at once on the engine's Cancel.
       signal: abort.signal,
     });
+    if (request.proxy && res.statusCode === 407 && request.origin.startsWith("http:")) {
+      // A request the proxy forwards itself (an `http://` address) is refused by the proxy, and was not forwarded.
+      await res.body.dump();
+      const { detail, code, advice } = proxyAuthenticationRequired(request.proxy);
+      return { kind: "error", error: request.failed(detail, code, advice), sent: false };
+    }
     sent = true;
     const limit = Number(firstHeader(res.headers["x-ratelimit-limit"]));
     if (limit > 0) limiter.learn(limit);
@@ -102,18 +112,22 @@ export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> 
     // or the connection dropped mid-response, the server may have acted on it.
     sent = sent || isAfterSend(err, watch.written);
     if (signal?.aborted) return { kind: "error", error: request.cancelled(), sent };
+    const proxy = request.proxy;
+    const ofProxy = proxy && explainProxyFailure(err, proxy, request.addressSetting ?? UNNAMED_ADDRESS_SETTING);
+    if (ofProxy) return { kind: "error", error: request.failed(ofProxy.detail, ofProxy.code, ofProxy.advice), sent };
+    const through = proxy ? `, through the proxy ${proxy.name} that ${proxy.from} names` : "";
     if (isPlainHttpPort(err)) {
       const where = request.addressSetting ? ` (${request.addressSetting})` : "";
-      return { kind: "error", error: request.failed(`TLS handshake failed: ${messageOf(err)}${where}`, "tls"), sent };
+      return { kind: "error", error: request.failed(`TLS handshake failed: ${messageOf(err)}${where}${through}`, "tls"), sent };
     }
     if (!isTimeout(err)) {
       const advice = unreachableAdvice(err, request.origin, request.addressSetting ?? UNNAMED_ADDRESS_SETTING);
-      return { kind: "error", error: request.failed(describeTransportError(err), "network", advice), sent };
+      return { kind: "error", error: request.failed(`${describeTransportError(err)}${through}`, "network", advice), sent };
     }
     const detail = cutShort
       ? `no response before the operation's time bound of ${boundText(bound!)}`
       : `no response within ${seconds(request.timeoutMs)}`;
-    return { kind: "error", error: request.failed(detail, "timeout"), sent };
+    return { kind: "error", error: request.failed(`${detail}${through}`, "timeout"), sent };
   } finally {
     abort.dispose();
   }

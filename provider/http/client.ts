@@ -8,6 +8,7 @@ import { rateLimiterFor, type RateLimiter } from "./rateLimiter";
 import { serverMessages } from "./serverMessages";
 import { ServiceError } from "./serviceError";
 import { remainingMs, sleep, type OperationBound } from "./timing";
+import type { ProxyRoute } from "./proxyRoute";
 import type { TlsSettings } from "./tls";
 import { UNNAMED_ADDRESS_SETTING } from "./transportErrors";
 
@@ -23,6 +24,8 @@ export interface HttpClientOptions {
   /** Headers sent on every request (authentication, accept). */
   headers: Record<string, string>;
   tls?: TlsSettings;
+  /** The proxy to send through (see `proxyDispatcher`); none: direct. Its credentials are redacted as secrets are. */
+  proxy?: ProxyRoute;
   /** Bound on one request, from sending to the end of the body. */
   timeoutMs?: number;
   /** Values that must never appear in anything this client reports (tokens). */
@@ -72,7 +75,7 @@ export class HttpClient {
   private readonly basePath: string;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.dispatcher = options.dispatcher ?? sharedDispatcher(options.tls);
+    this.dispatcher = options.dispatcher ?? sharedDispatcher(options.tls, options.proxy);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     ({ origin: this.origin, basePath: this.basePath } = baseOf(options.baseUrl));
     this.limiter = rateLimiterFor(this.origin, fingerprint(JSON.stringify(options.headers)));
@@ -135,6 +138,7 @@ export class HttpClient {
       limiter: this.limiter,
       signal: this.options.signal,
       addressSetting: this.options.addressSetting,
+      proxy: this.options.proxy,
       failed: (detail, code, advice) => {
         const error = this.transportError(method, path, detail, opts, code);
         return advice === undefined ? error : error.with({ advice });
@@ -167,7 +171,7 @@ export class HttpClient {
   }
 
   private secrets(opts: RequestOptions): string[] {
-    return [...(this.options.secrets ?? []), ...(opts.secrets ?? [])];
+    return [...(this.options.secrets ?? []), ...(this.options.proxy?.secrets ?? []), ...(opts.secrets ?? [])];
   }
 
   private finalError(
@@ -192,7 +196,13 @@ export class HttpClient {
   failure(method: HttpMethod, path: string, res: HttpResponse, opts: RequestOptions = {}, attempts = 1, ambiguous = false): ServiceError {
     const secrets = this.secrets(opts);
     const messages = serverMessages(res.body).map((m) => redact(m, secrets));
-    const hint = this.options.hint?.(res.status, messages, res.body) ?? (res.status === 501 ? this.notImplemented(method) : undefined);
+    const hint =
+      [
+        this.options.hint?.(res.status, messages, res.body) ?? (res.status === 501 ? this.notImplemented(method) : undefined),
+        messages.length === 0 ? this.proxyAnswered(method, res.status) : undefined,
+      ]
+        .filter((h) => h !== undefined)
+        .join("; ") || undefined;
     // The advice may quote the answer: it is redacted as the server's messages are.
     return new ServiceError({
       service: this.service,
@@ -204,6 +214,25 @@ export class HttpClient {
       attempts,
       ambiguous,
     });
+  }
+
+  /**
+   * A failed status without the service's words, to a request a proxy forwarded itself (an `http://` address): the
+   * answer may be the proxy's. Node-based proxies, for one, refuse the LIST method with a 400 before forwarding it;
+   * inside a CONNECT tunnel (an `https://` address) the proxy never sees the method.
+   */
+  private proxyAnswered(method: HttpMethod, status: number): string | undefined {
+    const proxy = this.options.proxy;
+    if (!proxy || !this.origin.startsWith("http:")) return undefined;
+    const at = `the proxy ${proxy.name} (from ${proxy.from})`;
+    if (method === "LIST" && (status === 400 || status === 405 || status === 501)) {
+      return (
+        `${at} may not forward the LIST method: use the service's https:// address (a tunnel, whose requests the proxy ` +
+        "does not read), or send it direct (NO_PROXY, or the service's proxy setting none)"
+      );
+    }
+    if (status === 502 || status === 503 || status === 504) return `the answer may be ${at}'s: check that it reaches ${this.origin}`;
+    return undefined;
   }
 
   /** A 501: the server at the address does not serve the method, which the service does; the address is named. */

@@ -20,22 +20,25 @@ export interface ConnectBounds {
  * connection is opened first, the handshake runs on it with its own bound, and when it fails as a peer that speaks
  * no TLS makes it fail, one probe of the same port tells whether it does: then the error (`PEER_SPEAKS_HTTP`) says
  * so at once. Otherwise the failure stays what it was (a reset, a slow handshake), a transport failure tried again.
+ * Over a tunnel through a proxy (`httpSocket`), the handshake is bounded the same way, but the port is not probed:
+ * it is reached through the proxy only.
  */
 export function boundedConnector(options: buildConnector.BuildOptions, bounds: ConnectBounds): buildConnector.connector {
   const connect = undici().buildConnector({ ...options, timeout: bounds.connectMs + bounds.handshakeMs });
   return (opts, callback) => {
-    if (opts.protocol !== "https:" || opts.httpSocket) return connect(opts, callback);
+    if (opts.protocol !== "https:") return connect(opts, callback);
     const port = Number(opts.port) || 443;
+    const done = (err: Error | null, socket?: Socket) => (err ? callback(err, null) : callback(null, socket!));
+    if (opts.httpSocket) return secureOn(connect, opts, opts.httpSocket as Socket, bounds.handshakeMs, undefined, done);
     let settled = false;
     const settle = (err: Error | null, socket?: Socket) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (err) callback(err, null);
-      else callback(null, socket!);
+      done(err, socket);
     };
     const tcp = tcpConnect({ host: opts.hostname, port, localAddress: opts.localAddress ?? undefined });
-    let timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       tcp.destroy();
       settle(
         codedError("UND_ERR_CONNECT_TIMEOUT", `Connect Timeout Error (attempted address: ${opts.hostname}:${port}, timeout: ${bounds.connectMs}ms)`),
@@ -44,20 +47,44 @@ export function boundedConnector(options: buildConnector.BuildOptions, bounds: C
     tcp.once("error", (err) => settle(err));
     tcp.once("connect", () => {
       clearTimeout(timer);
-      let failed = false;
-      const handshakeFailed = (err: Error) => {
-        if (failed || settled) return;
-        failed = true;
-        tcp.destroy();
-        void explainHandshake(opts.hostname, port, err).then((explained) => settle(explained));
-      };
-      timer = setTimeout(
-        () => handshakeFailed(codedError(HANDSHAKE_TIMEOUT, `no TLS handshake within ${bounds.handshakeMs}ms from ${opts.hostname}:${port}`)),
-        bounds.handshakeMs,
-      );
-      connect({ ...opts, httpSocket: tcp }, (err, socket) => (err ? handshakeFailed(err) : settle(null, socket as Socket)));
+      secureOn(connect, opts, tcp, bounds.handshakeMs, { host: opts.hostname, port }, settle);
     });
   };
+}
+
+/**
+ * The TLS handshake on a connection made (`socket`), bounded by `handshakeMs`. A failure is explained by a probe of
+ * `probe` (see `explainHandshake`) where there is one to make.
+ */
+function secureOn(
+  connect: buildConnector.connector,
+  opts: buildConnector.Options,
+  socket: Socket,
+  handshakeMs: number,
+  probe: { host: string; port: number } | undefined,
+  settle: (err: Error | null, socket?: Socket) => void,
+): void {
+  let over = false;
+  const finish = (err: Error | null, secured?: Socket) => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    settle(err, secured);
+  };
+  const handshakeFailed = (err: Error) => {
+    if (over) return;
+    socket.destroy();
+    if (!probe) return finish(err);
+    over = true;
+    clearTimeout(timer);
+    void explainHandshake(probe.host, probe.port, err).then((explained) => settle(explained));
+  };
+  const where = probe ? `${probe.host}:${probe.port}` : `${opts.hostname} through the proxy`;
+  const timer = setTimeout(
+    () => handshakeFailed(codedError(HANDSHAKE_TIMEOUT, `no TLS handshake within ${handshakeMs}ms from ${where}`)),
+    handshakeMs,
+  );
+  connect({ ...opts, httpSocket: socket }, (err, secured) => (err ? handshakeFailed(err) : finish(null, secured as Socket)));
 }
 
 /** Handshake failures that a peer speaking no TLS may cause (as may a reset or a slow server that does speak it). */

@@ -79,9 +79,9 @@ function retryReason(outcome: AttemptOutcome, idempotent: boolean): string | und
     if (!idempotent && !NOT_PROCESSED_STATUS(status)) return undefined;
     return String(status);
   }
-  // A connection that cannot be made secure (TLS to a plain-HTTP port) will not become one by trying again, and a
-  // cancelled call is not to be tried again at all.
-  if (outcome.error.code === "tls" || outcome.error.code === "cancelled") return undefined;
+  // A connection that cannot be made secure (TLS to a plain-HTTP port) will not become one by trying again, nor will
+  // a proxy's refusal (its credentials, its policy, its certificate); a cancelled call is not to be tried again at all.
+  if (outcome.error.code === "tls" || outcome.error.code === "proxy" || outcome.error.code === "cancelled") return undefined;
   if (idempotent) return "transport";
   return outcome.sent ? undefined : "transport";
 }

@@ -84,8 +84,8 @@ export class ServiceError extends SnapshotRunTaskError {
 
 /**
  * Whether a failed write may have been carried out all the same: no answer came (but a connection that could not
- * be made secure, which sent nothing), or a server or gateway failed while handling it. Only a read can tell then.
+ * be made secure, or a proxy's refusal, which sent nothing), or a server or gateway failed while handling it. Only a read can tell then.
  */
 export function mayHaveBeenCarriedOut(err: unknown): boolean {
-  return err instanceof ServiceError && err.code !== "tls" && (err.status === undefined || err.status >= 500);
+  return err instanceof ServiceError && err.code !== "tls" && err.code !== "proxy" && (err.status === undefined || err.status >= 500);
 }

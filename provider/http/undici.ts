@@ -1,4 +1,4 @@
-import type { Agent, buildConnector, Dispatcher, errors } from "undici";
+import type { Agent, buildConnector, Dispatcher, errors, Pool } from "undici";
 import { persistCompileCache } from "../common/compileCache";
 
 /**
@@ -7,11 +7,15 @@ import { persistCompileCache } from "../common/compileCache";
  */
 export interface UndiciParts {
   Agent: typeof Agent;
+  /** A pool of connections to one origin: to a proxy, for its CONNECT tunnels and the requests it forwards. */
+  Pool: typeof Pool;
   /**
    * `Dispatcher#request`: one request on the given dispatcher (a pool of keep-alive connections, or anything that
    * dispatches to one: `Dispatcher#request` calls nothing of its dispatcher but `dispatch`).
    */
   request(dispatcher: Pick<Dispatcher, "dispatch">, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  /** `Dispatcher#connect`: a CONNECT request, answered with its status and, on success, the tunnel's socket. */
+  connect(dispatcher: Pick<Dispatcher, "dispatch">, options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
   SocketError: typeof errors.SocketError;
   /** The connector undici's agents use, to wrap (see connector.ts). */
   buildConnector: typeof buildConnector;
@@ -36,17 +40,22 @@ export function undiciLoadedAs(): "parts" | "whole" | undefined {
 }
 
 type RequestFunction = (this: Pick<Dispatcher, "dispatch">, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+type ConnectFunction = (this: Pick<Dispatcher, "dispatch">, options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
 
 function loadParts(): UndiciParts | undefined {
   try {
     const AgentClass = require("undici/lib/dispatcher/agent") as unknown;
+    const PoolClass = require("undici/lib/dispatcher/pool") as unknown;
     const request = require("undici/lib/api/api-request") as unknown;
+    const connect = require("undici/lib/api/api-connect") as unknown;
     const { SocketError } = require("undici/lib/core/errors") as { SocketError?: unknown };
     const connector = require("undici/lib/core/connect") as unknown;
-    if ([AgentClass, request, SocketError, connector].some((part) => typeof part !== "function")) return undefined;
+    if ([AgentClass, PoolClass, request, connect, SocketError, connector].some((part) => typeof part !== "function")) return undefined;
     return {
       Agent: AgentClass as typeof Agent,
+      Pool: PoolClass as typeof Pool,
       request: (dispatcher, options) => (request as RequestFunction).call(dispatcher, options),
+      connect: (dispatcher, options) => (connect as ConnectFunction).call(dispatcher, options),
       SocketError: SocketError as typeof errors.SocketError,
       buildConnector: connector as typeof buildConnector,
     };
@@ -59,7 +68,9 @@ function loadWhole(): UndiciParts {
   const whole = require("undici") as typeof import("undici");
   return {
     Agent: whole.Agent,
+    Pool: whole.Pool,
     request: (dispatcher, options) => (whole.Dispatcher.prototype.request as RequestFunction).call(dispatcher, options),
+    connect: (dispatcher, options) => (whole.Dispatcher.prototype.connect as ConnectFunction).call(dispatcher, options),
     SocketError: whole.errors.SocketError,
     buildConnector: whole.buildConnector,
   };

@@ -26,6 +26,7 @@ export function serviceHttpClient<N extends string>(
     baseUrl: `${settings.address}${service.apiPrefix}`,
     headers: http.headers,
     tls: settings.tls,
+    proxy: settings.proxy,
     timeoutMs: settings.timeoutMs,
     // The token, and what the engine marked secret in the call the operation serves (the client is the operation's).
     secrets: [settings.token, ...secretsOfCall()],

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { startEmulator, type Emulator } from "../../emulator";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { readStackState } from "../support/engine/stateFile";

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { startEmulator, type Emulator } from "../../emulator";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf, packageResources, readStackState } from "../support/engine/stateFile";

@@ -162,9 +162,12 @@ describe("preconditions checked before the CLI runs", () => {
 
   const options = { stackName: "dev", backendUrl: "file:///nowhere", description: {} };
 
-  test("without a Pulumi CLI, provisioning fails at once and says how to install one", async () => {
+  test("without a Pulumi CLI, provisioning fails at once and says how to install one, or build the repository's", async () => {
     await expect(provision({ ...options, envVars: { PATH: dir("empty-bin") } })).rejects.toThrow(
-      new RegExp(`needs the Pulumi CLI.*no \`pulumi\` executable was found on PATH[\\s\\S]*${PULUMI_INSTALL_URL.replace(/[./]/g, "\\$&")}`),
+      new RegExp(
+        `needs the Pulumi CLI.*no \`pulumi\` executable was found on PATH[\\s\\S]*${PULUMI_INSTALL_URL.replace(/[./]/g, "\\$&")}` +
+          "[\\s\\S]*`npm run engine` builds the CLI the package is tested with into `\\.engine/bin`: put that folder on PATH",
+      ),
     );
   });
 });

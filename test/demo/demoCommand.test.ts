@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtEngineDir } from "../../demo/pulumiEngine";
+import { builtEngineDir } from "../../toolchain/pulumiEngine";
 import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult } from "../support/demoCommand";
 import { testEngine } from "../support/engine/engineStack";
 
@@ -80,22 +80,22 @@ test("runs through the Pulumi engine: preview, up with progress per resource, th
     `  engine: the Pulumi engine, through the Automation API and the \`pulumi\` CLI (${join(builtEngineDir(), "pulumi")}, built by npm run engine)`,
     "== preview",
     "  + create RunTask demo-policy-scan",
-    // Counts include the stack resource itself.
-    "  preview: 4 to create",
+    // The engine's counts include the stack resource itself, and the demo says so.
+    "  preview: 4 to create, the stack among them",
     "== up",
     "    created SnapshotAutoConfig demo-snapshots (demo-snapshots)",
     "    created WorkspaceRunTask demo-policy-scan-on-workspace (wstask-",
     "  outputs:",
     "    runTaskHmacKey = [secret]",
-    "  up: 4 created",
+    "  up: 4 created, the stack among them",
     "  snapshot taken at ",
     "== up again",
     "    unchanged RunTask demo-policy-scan (task-",
     '"lastSnapshotUrl":"file://',
-    "  up again: no changes (4 unchanged), nothing written to the services",
+    "  up again: no changes (4 unchanged, the stack among them), nothing written to the services",
     "== destroy",
     "    deleted RunTask demo-policy-scan",
-    "  destroy: 4 deleted",
+    "  destroy: 4 deleted, the stack among them",
     "Summary",
     "The demo ran to the end.",
   ];

@@ -1,13 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { changesBesidesSame } from "../../demo/demo";
+import { changesBesidesSame, counts } from "../../demo/demo";
 import { demoEngine, FIRST_BUILD_NOTICE } from "../../demo/main";
 import { parseDemoArguments, realServices } from "../../demo/options";
 import { programNeeds } from "../../demo/programNeeds";
-import type { PulumiEngine } from "../../demo/pulumiEngine";
+import type { PulumiEngine } from "../../toolchain/pulumiEngine";
 import { readUserProgram, userStackConfig } from "../../demo/userProgram";
 import { stagedPulumiYaml } from "../../demo/yamlProject";
+import { clearEmptyMetadata, stackLocks } from "../../demo/stoppedRun";
 import { load } from "js-yaml";
 
 /** The demo's command line, how it finds its engine, and what it reads of a user's project before running it. */
@@ -73,6 +75,15 @@ describe("the command line", () => {
     });
   });
 
+  test("counts say that they count the stack resource, where the engine reported its step", () => {
+    expect(counts({ result: { create: 4 }, stackOp: "create" }, "planned")).toBe("4 to create, the stack among them");
+    expect(counts({ result: { create: 2, same: 2 }, stackOp: "same" })).toBe("2 created, 2 unchanged, the stack among the unchanged");
+    expect(counts({ result: { create: 1, same: 3 }, stackOp: "create" }, "planned")).toBe(
+      "1 to create, 3 unchanged, the stack among those to create",
+    );
+    expect(counts({ result: { same: 3 } })).toBe("3 unchanged");
+  });
+
   test("the second up counts as unchanged only when every resource is the same", () => {
     expect(changesBesidesSame({ same: 4 })).toBeUndefined();
     expect(changesBesidesSame({ same: 3, update: 1, create: 0 })).toBe("1 updated");
@@ -121,7 +132,10 @@ describe("a user's project, as the demo reads it", () => {
     const program = readUserProgram(dir);
     const options = parseDemoArguments(["--program", dir, "--stack", "prod", "--config", "size=4", "--secret", "token=t"], {});
     if (options.kind !== "run" || !options.options.program) throw new Error("not a program run");
-    expect(userStackConfig(program, options.options.program)).toEqual({
+    const decrypt = () => {
+      throw new Error("nothing is encrypted");
+    };
+    expect(userStackConfig(program, options.options.program, decrypt)).toEqual({
       "cfg:region": { value: "north" },
       "runtask:organization": { value: "acme" },
       "cfg:size": { value: "4" },
@@ -130,15 +144,19 @@ describe("a user's project, as the demo reads it", () => {
     });
   });
 
-  test("a value the stack file holds encrypted names the flag that gives it", () => {
+  test("values the stack file holds encrypted are decrypted, as secrets, unless the command line gives them", () => {
     const dir = project("secure", {
       "Pulumi.yaml": "name: sec\nruntime: nodejs\n",
-      "Pulumi.dev.yaml": "encryptionsalt: v1:abc\nconfig:\n  sec:hmacKey:\n    secure: v1:xyz\n",
+      "Pulumi.dev.yaml": "encryptionsalt: v1:abc\nconfig:\n  sec:hmacKey:\n    secure: v1:xyz\n  sec:other:\n    secure: v1:uvw\n",
     });
     const program = readUserProgram(dir);
-    expect(() => userStackConfig(program, { stack: "dev", config: {} })).toThrow(
-      "Pulumi.dev.yaml holds sec:hmacKey encrypted by that stack's secrets provider: give it with --secret hmacKey=<value>",
-    );
+    const asked: string[][] = [];
+    const decrypt = (keys: string[]) => (asked.push(keys), Object.fromEntries(keys.map((k) => [k, `plain ${k}`])));
+    expect(userStackConfig(program, { stack: "dev", config: { other: { value: "given", secret: true } } }, decrypt)).toEqual({
+      "sec:hmacKey": { value: "plain sec:hmacKey", secret: true },
+      "sec:other": { value: "given", secret: true },
+    });
+    expect(asked).toEqual([["sec:hmacKey"]]);
   });
 
   test("a directory that is not a Pulumi project, or one of a runtime the demo does not run, is named", () => {
@@ -204,5 +222,44 @@ describe("a user's project, as the demo reads it", () => {
       resources: { acme: { type: "pulumi:providers:runtask", properties: { address: "http://127.0.0.1:1", token: "r", organization: "acme" } } },
     });
     expect(load(stagedPulumiYaml({ ...document, packages: { snapshot: "x" } }))).not.toHaveProperty("packages");
+  });
+});
+
+describe("what a killed `pulumi` leaves in a kept file backend", () => {
+  test("empty metadata files are found and removed, whole ones kept", () => {
+    const backend = project("killed-backend", {});
+    mkdirSync(join(backend, ".pulumi/stacks/p"), { recursive: true });
+    writeFileSync(join(backend, ".pulumi/stacks/p/dev.json"), "{}");
+    writeFileSync(join(backend, ".pulumi/stacks/p/dev.json.attrs"), "");
+    writeFileSync(join(backend, ".pulumi/stacks/p/dev.json.bak.attrs"), '{"md5":null}');
+    expect(clearEmptyMetadata(backend)).toEqual([join(backend, ".pulumi/stacks/p/dev.json.attrs")]);
+    expect(readdirSync(join(backend, ".pulumi/stacks/p")).sort()).toEqual(["dev.json", "dev.json.bak.attrs"]);
+    expect(clearEmptyMetadata(project("no-stack-yet", {}))).toEqual([]);
+  });
+
+  test("a lock is stale where its `pulumi` process is gone (or the id now names another program), running otherwise", async () => {
+    const backend = project("locked-backend", {});
+    const locks = join(backend, ".pulumi/locks/organization/p/dev");
+    mkdirSync(locks, { recursive: true });
+    const cli = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { argv0: "pulumi", stdio: "ignore" });
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid;
+    try {
+      const lock = (id: string, pid: number, host = hostname()) =>
+        writeFileSync(join(locks, `${id}.json`), JSON.stringify({ pid, username: "u", hostname: host, timestamp: "2026-01-01T00:00:00Z" }));
+      lock("a-running", cli.pid!);
+      lock("b-gone", gone);
+      lock("c-not-pulumi", process.pid);
+      lock("d-elsewhere", gone, "another-host");
+      writeFileSync(join(locks, "a-running.json.attrs"), "{}");
+      expect(stackLocks(backend, "p", "dev").map((l) => [l.pid, l.running])).toEqual([
+        [cli.pid, true],
+        [gone, false],
+        [process.pid, false],
+        [gone, true],
+      ]);
+      expect(stackLocks(backend, "p", "other")).toEqual([]);
+    } finally {
+      cli.kill();
+    }
   });
 });

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EmulatorData } from "../../emulator";
-import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult } from "../support/demoCommand";
+import { startEmulator, type EmulatorData } from "../../emulator";
+import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult, type SignalOn } from "../support/demoCommand";
 import { testEngine } from "../support/engine/engineStack";
+import { ledger } from "../support/engine/serviceLedger";
+import { readStackState, stateFilePath } from "../support/engine/stateFile";
 
 /**
  * `npm run demo -- --program <dir>`: a user's own project, written by hand in a new directory, run through the Pulumi
@@ -44,10 +46,13 @@ function write(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-/** The demo on a project, as `node dist/demo/main.js` (the launcher only builds first): what it printed. */
-async function demo(label: string, args: string[]): Promise<CommandResult> {
+/**
+ * The demo on a project, as `node dist/demo/main.js` (the launcher only builds first): what it printed. With
+ * `signalOn`, in a process group of its own, which gets the signal as a terminal's would.
+ */
+async function demo(label: string, args: string[], signalOn?: SignalOn): Promise<CommandResult> {
   const started = Date.now();
-  const result = await run(process.execPath, ["dist/demo/main.js", ...args], env);
+  const result = await run(process.execPath, ["dist/demo/main.js", ...args], env, signalOn ? { detached: true, signalOn } : {});
   timings.push(`${label}: ${((Date.now() - started) / 1000).toFixed(1)}s`);
   return result;
 }
@@ -69,6 +74,58 @@ function keptData(dir: string): EmulatorData {
 }
 
 const HMAC = "canary-own-program-key";
+
+/** What the demo prints of the engine and the CLI: no colour codes (the output is no terminal), no plugin notes. */
+function expectPlainOutput(result: CommandResult): void {
+  expect(result.stdout + result.stderr).not.toContain("\u001b[");
+  expect(result.stdout + result.stderr).not.toMatch(/using pulumi-resource-[\w-]+ from \$PATH/);
+}
+
+/** Whether the kept emulator data and the kept state agree: every object claimed by one resource, none lost. */
+async function keptAgreement(dir: string, project: string): Promise<ReturnType<typeof ledger> & { pending: string[] }> {
+  const emulator = await startEmulator({ data: { ...keptData(dir), port: undefined }, snapshot: { takeSnapshots: false } });
+  try {
+    const state = readStackState(join(dir, ".pulumi-demo/backend"), project, "dev");
+    return { ...ledger(emulator, { state: () => state }), pending: state.pendingOperations.map((p) => `${p.type} ${p.resource.urn}`) };
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** The lines the demo printed after `heading`, up to the next line that is not indented. */
+function printedCommands(stdout: string, heading: string): string[] {
+  const lines = stdout
+    .slice(stdout.indexOf(heading) + heading.length)
+    .split("\n")
+    .slice(1);
+  return lines
+    .slice(
+      0,
+      lines.findIndex((l) => !l.startsWith("  ")),
+    )
+    .map((l) => l.trim());
+}
+
+/** Runs shell lines as a user pastes them, where `pulumi` is on no directory of PATH. */
+function shell(lines: string[]): Promise<CommandResult> {
+  return run("sh", ["-c", lines.join("\n")], { PATH: pathWithoutPulumi, HOME: process.env.HOME }, { cwd: tmpdir() });
+}
+
+/**
+ * Ends the processes a killed run left (found by the staged project's folder on their command line): the dynamic
+ * provider plugin outlives a killed engine until the package's code is loaded in it.
+ */
+function endLeftovers(stdout: string): void {
+  const staged = /^ {2}project: (\S+) \(the program/m.exec(stdout)?.[1];
+  if (!staged) return;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(staged)) process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // gone already
+    }
+  }
+}
 
 describe("a TypeScript program, edited between runs", () => {
   const program = (edited: boolean, typo = false) =>
@@ -284,10 +341,140 @@ describe("a YAML program on the provider plugins, with an explicit provider, edi
     expect(held.runTask.workspaceTasks.map((a) => a.workspaceId)).toEqual(["ws-Yy8Xx7Ww6Vv5Uu4T"]);
   });
 
+  test("a misspelled property: the engine's error once, without colour codes or the CLI's notes, and nothing to destroy", async () => {
+    const typo = write("my-typo", {
+      "Pulumi.yaml":
+        "name: my-typo\nruntime: yaml\nresources:\n  scanner:\n    type: runtask:index:RunTask\n    properties: { urll: https://hooks.example.com/scan }\n",
+    });
+    const result = await demo("YAML, a misspelled property", ["--program", typo]);
+    expect(result.code).toBe(1);
+    expectPlainOutput(result);
+    expectInOrder(result.stdout, [
+      "== preview",
+      "The demo failed: ",
+      "  url: Missing required property 'url'",
+      "  preview  FAILED",
+      "The demo did not complete.",
+    ]);
+    expect(result.stdout.split("Missing required property 'url'")).toHaveLength(2);
+    expect(result.stdout).not.toMatch(/Destroying|Kept|code: -2|stderr:/);
+    expect(existsSync(join(typo, ".pulumi-demo"))).toBe(false);
+  });
+
   test("a run without --keep destroys the stack and removes what was kept", async () => {
     const result = await demo("YAML, the last run", args());
     expect(result.code).toBe(0);
     expectInOrder(result.stdout, ["== destroy", /destroy: \d+ deleted/, "The demo ran to the end."]);
     expect(existsSync(join(dir, ".pulumi-demo"))).toBe(false);
+  });
+});
+
+describe("a kept TypeScript program stopped by Ctrl-C just after a create, then killed in an update", () => {
+  const program = (url: string) =>
+    [
+      'import * as pulumi from "@pulumi/pulumi";',
+      'import { getSnapshotStatusOutput, RunTask, SnapshotAutoConfig } from "pulumi-snapshot-runtask";',
+      "",
+      "const config = new pulumi.Config();",
+      'const nightly = new SnapshotAutoConfig("nightly", { interval: "24h", storageType: "local", pathPrefix: "/var/lib/snapshots", localMaxSpace: 1024 ** 3 });',
+      `new RunTask("scanner", { url: "${url}", hmacKey: config.requireSecret("hmacKey") });`,
+      "export const lastError = getSnapshotStatusOutput({ name: nightly.name }).lastSnapshotError;",
+      "",
+    ].join("\n");
+  const secret = "canary-set-by-config-set";
+  let dir: string;
+
+  beforeAll(() => {
+    dir = write("my-stack", { "Pulumi.yaml": "name: my-stack\nruntime: nodejs\n", "index.ts": program("https://hooks.example.com/scan") });
+  });
+
+  afterAll(() => {
+    // What the kept state holds is the emulator's alone, gone with it.
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a secret the program requires and the run lacks: the error once, and commands that set it for the kept stack, which work as printed", async () => {
+    const result = await demo("Ctrl-C stack, no secret", ["--program", dir, "--keep"]);
+    expect(result.code).toBe(1);
+    expectPlainOutput(result);
+    expect(result.stdout.split("Missing required configuration variable 'my-stack:hmacKey'")).toHaveLength(2);
+    expect(result.stdout).toContain("  Give my-stack:hmacKey with --secret hmacKey=<value>");
+    const commands = printedCommands(
+      result.stdout,
+      "Or store it, encrypted with the kept stack's passphrase, in Pulumi.dev.yaml, which the next run reads:",
+    );
+    expect(commands).toHaveLength(2);
+    expect(commands[1]).toContain("config set --secret --stack dev hmacKey '<value>'");
+    const set = await shell([commands[0], commands[1].replace("'<value>'", secret)]);
+    expect(set.stderr).toBe("");
+    expect(set.code).toBe(0);
+    expect(readFileSync(join(dir, "Pulumi.dev.yaml"), "utf8")).toMatch(/my-stack:hmacKey:\n {4}secure: v1:/);
+  });
+
+  test("Ctrl-C just after a create: the run stops once the engine has recorded what it was doing, the kept state and emulator data agree, the secret set with the CLI was read", async () => {
+    // As the README has it, through npm, in a process group of its own, which gets the SIGINT as a terminal's would.
+    const started = Date.now();
+    const result = await run(
+      process.execPath,
+      [npmCli(), "run", "--silent", "--prefix", REPO, "demo", "--", "--program", "./my-stack", "--keep"],
+      env,
+      {
+        cwd: parent,
+        detached: true,
+        signalOn: { after: "    created RunTask scanner", signal: "SIGINT" },
+      },
+    );
+    timings.push(`Ctrl-C stack, interrupted (npm, with the build): ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    if (result.signal !== "SIGINT") console.error(result.stdout, result.stderr);
+    // npm waits for the demo to end, then ends by the same signal, as a shell expects of a job a Ctrl-C stopped.
+    expect([result.code, result.signal]).toEqual([null, "SIGINT"]);
+    expect(result.stdoutAtExit).toContain("The demo was interrupted.");
+    expectPlainOutput(result);
+    expectInOrder(result.stdout, [
+      "== up",
+      "    created RunTask scanner",
+      "Ctrl-C: stopping once the engine has recorded the operations in flight",
+      "The demo was interrupted (Ctrl-C).",
+      "Kept (--keep): the stack's state and the emulator's data, in ",
+      "The demo was interrupted.",
+    ]);
+    expect(result.stdout).not.toContain("The demo failed");
+    expect(result.stdout.split("The demo was interrupted (Ctrl-C).")).toHaveLength(2);
+    expect(await keptAgreement(dir, "my-stack")).toEqual({ stranded: [], lost: [], claimedTwice: [], pending: [] });
+    expect(keptData(dir).runTask.tasks.map((t) => t.hmacKey)).toEqual([secret]);
+    expect(result.stdout + result.stderr).not.toContain(secret);
+    // The commands that look at the kept stack work as printed, with no `pulumi` on PATH.
+    const look = await shell(printedCommands(result.stdout, "Look at the stack with:").slice(0, 2));
+    expect(look.code).toBe(0);
+    expect(look.stdout).toContain('"urn:pulumi:dev::my-stack::pulumi:pulumi:Stack::my-stack-dev"');
+  });
+
+  test("killed (SIGKILL) just after an update: the next run clears the lock the killed CLI left, and carries on from the kept state and emulator data", async () => {
+    write("my-stack", { "index.ts": program("https://hooks.example.com/scan-v2") });
+    const killed = await demo("Ctrl-C stack, killed", ["--program", dir, "--keep"], { after: "    updated RunTask scanner", signal: "SIGKILL" });
+    endLeftovers(killed.stdout);
+    expect(killed.signal).toBe("SIGKILL");
+    const locks = join(dir, ".pulumi-demo/backend/.pulumi/locks/organization/my-stack/dev");
+    expect(readdirSync(locks).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    expect(keptData(dir).runTask.tasks.map((t) => t.url)).toEqual(["https://hooks.example.com/scan-v2"]);
+    expect(await keptAgreement(dir, "my-stack")).toMatchObject({ stranded: [], lost: [], claimedTwice: [] });
+
+    const next = await demo("Ctrl-C stack, after the kill", ["--program", dir, "--keep"]);
+    if (next.code !== 0) console.error(next.stdout, next.stderr);
+    expect(next.code).toBe(0);
+    expectPlainOutput(next);
+    expectInOrder(next.stdout, [
+      ", holding what it held when the stack was kept",
+      /cleared the lock of a `pulumi` command that was stopped \(pid \d+, no longer running\)/,
+      "== up",
+      "    lastError = ",
+      "The demo ran to the end.",
+    ]);
+    expect(readdirSync(locks).filter((f) => f.endsWith(".json"))).toEqual([]);
+    expect(await keptAgreement(dir, "my-stack")).toEqual({ stranded: [], lost: [], claimedTwice: [], pending: [] });
+    expect(readStackState(join(dir, ".pulumi-demo/backend"), "my-stack", "dev").resources.find((r) => r.type.endsWith("RunTask"))?.outputs?.url).toBe(
+      "https://hooks.example.com/scan-v2",
+    );
+    expect(existsSync(stateFilePath(join(dir, ".pulumi-demo/backend"), "my-stack", "dev"))).toBe(true);
   });
 });

@@ -47,8 +47,8 @@ describe("examples", () => {
   test("the GitOps workflow previews pull requests, updates on merge, and takes credentials from the secret store", () => {
     const workflow = readFileSync(join(EXAMPLES, "gitops/.github/workflows/infrastructure.yml"), "utf8");
     expect(workflow).toMatch(/on:\s*\n\s+pull_request:\s*\n\s+push:\s*\n\s+branches: \[main\]/);
-    expect(workflow).toMatch(/command: preview[\s\S]*comment-on-pr: true/);
-    expect(workflow).toMatch(/if: github\.event_name == 'push'[\s\S]*command: up/);
+    expect(workflow).toMatch(/run: ci\/pulumi-job\.sh preview production[\s\S]*gh pr comment/);
+    expect(workflow).toMatch(/if: github\.event_name == 'push'[\s\S]*run: ci\/pulumi-job\.sh up production/);
     for (const secret of ["PULUMI_CONFIG_PASSPHRASE", "SERVICE_TOKEN", "RUNTASK_TOKEN", "POLICY_CHECK_HMAC_KEY"]) {
       expect(workflow).toContain(`\${{ secrets.${secret} }}`);
     }

@@ -11,7 +11,7 @@ import { fencedBlocks, otherLanguagesDoc, section } from "../support/markdownBlo
 const REPO = resolve(__dirname, "../..");
 const DOC = otherLanguagesDoc();
 const REFERENCE = readFileSync(join(REPO, "docs/reference.md"), "utf8");
-const SDKS = join(REPO, "plugin-sdks");
+const SDKS = join(REPO, "plugin/sdks");
 
 describe("docs/other-languages.md", () => {
   const shown = fencedBlocks(DOC).filter((b) => /^[\w./-]+\.(py|go|yaml)$/.test(b.meta));

@@ -17,8 +17,16 @@ interface Block {
   /** `README.md:142`. */
   where: string;
   lang: string;
+  /** The rest of the info string: the file the block shows, where it shows one. */
+  meta: string;
   code: string;
 }
+
+/**
+ * Blocks that show a file of the resources' schema examples (docs/_index.md) are that file (test/docs/registryPages
+ * checks it), which its own tests run: the YAML one through the engine, the others against their SDKs.
+ */
+const SHOWN_EXAMPLE = /^plugin\/schema\/examples\//;
 
 /** Blocks that do not run here, found by a line of theirs, and why. */
 const NOT_RUN: { file: string; line: string; why: string }[] = [
@@ -82,7 +90,7 @@ const NOT_RUN: { file: string; line: string; why: string }[] = [
 /** What a block needs set to run, beyond what it says: the stack config its program reads. */
 const FLAGS: { file: string; line: string; flags: string[] }[] = [
   { file: "README.md", line: 'hmacKey: config.requireSecret("scannerHmacKey")', flags: ["--secret", "scannerHmacKey=example-key"] },
-  { file: "README.md", line: "hmacKey: ${scannerHmacKey}", flags: ["--secret", "scannerHmacKey=example-key"] },
+  { file: "README.md", line: 'hmacKey: "${scannerHmacKey}"', flags: ["--secret", "scannerHmacKey=example-key"] },
   { file: "docs/other-languages.md", line: "hmacKey: ${scannerHmacKey}", flags: ["--secret", "scannerHmacKey=example-key"] },
   {
     file: "docs/other-languages.md",
@@ -102,9 +110,9 @@ const PAGES = [
 function blocks(page: string): Block[] {
   const text = readFileSync(join(REPO, page), "utf8");
   const found: Block[] = [];
-  const fence = /^```(ts|typescript|yaml|python|py|go|csharp|cs|java)\b.*\n([\s\S]*?)^```\s*$/gm;
+  const fence = /^```(ts|typescript|yaml|python|py|go|csharp|cs|java)\b[ \t]*(.*)\n([\s\S]*?)^```\s*$/gm;
   for (let m = fence.exec(text); m; m = fence.exec(text)) {
-    found.push({ where: `${page}:${text.slice(0, m.index).split("\n").length}`, lang: m[1], code: m[2] });
+    found.push({ where: `${page}:${text.slice(0, m.index).split("\n").length}`, lang: m[1], meta: m[2].trim(), code: m[3] });
   }
   return found;
 }
@@ -113,7 +121,7 @@ const matching = <T extends { file: string; line: string }>(list: T[], block: Bl
   list.find((e) => block.where.split(", ").some((w) => w.startsWith(`${e.file}:`)) && block.code.includes(e.line));
 
 const ALL = PAGES.flatMap(blocks);
-const RUN = ALL.filter((b) => !matching(NOT_RUN, b));
+const RUN = ALL.filter((b) => !matching(NOT_RUN, b) && !SHOWN_EXAMPLE.test(b.meta));
 /** The blocks to run, one of each text: a block repeated on another page runs once, named by every place it is. */
 const DISTINCT = [
   ...new Map(

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type Emulator } from "../../emulator";
 import { providerShim } from "../../sdk/shim";
 import { FULL_GRANT } from "../../emulator/runtask/access";
-import type { ConsumerProject } from "../../demo/consumerProject";
+import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { EngineStack, engineProject, opsByName, type EngineRun, type ProgramSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 import { isEncryptedSecret, nameOf, type StateResource } from "../support/engine/stateFile";

@@ -322,13 +322,24 @@ test("adopt of a global task with no global in the program: the preview says so 
   stack.remove();
 });
 
-test("an address without a scheme stops the preview, before any resource is touched, naming its setting", async () => {
-  const stack = stackOf("no-scheme", { ...config(), "snapshot:address": suite.emulator.url.replace("http://", "") });
-  stack.program({ resources: [{ type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan" } }] });
+test("an address without a scheme stops the preview, before any resource is touched, naming its setting, on its service's resources alone", async () => {
+  const stack = stackOf("no-scheme", { ...config(), "runtask:address": suite.emulator.url.replace("http://", "") });
+  stack.program({
+    resources: [
+      {
+        type: "SnapshotAutoConfig",
+        name: "nightly",
+        args: { interval: "1h", pathPrefix: "/var/snapshots", storageType: "local", localMaxSpace: 1000 },
+      },
+      { type: "RunTask", name: "scanner", args: { url: "https://hooks.example.com/scan" } },
+    ],
+  });
   suite.emulator.requests.reset();
   const previewed = await stack.preview();
   expect(previewed.ok).toBe(false);
-  expect(previewed.output).toMatch(/the provider's settings are wrong: snapshot:address: "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ scheme/);
+  const errors = previewed.diagnostics.filter((d) => d.severity === "error" && d.urn);
+  expect(errors.map((d) => d.urn?.slice(d.urn.lastIndexOf("::") + 2))).toEqual(["scanner"]);
+  expect(errors[0].message).toMatch(/the provider's settings are wrong: runtask:address: "127\.0\.0\.1:\d+" has no http:\/\/ or https:\/\/ scheme/);
   expect(suite.emulator.requests.total()).toBe(0);
   expect(names(stack)).toEqual([]);
   expectServiceMatchesState(suite.emulator, stack);

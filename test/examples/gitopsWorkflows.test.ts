@@ -5,8 +5,8 @@ import { REPO } from "../support/demoCommand";
 
 /**
  * The GitHub Actions workflows of examples/gitops and examples/yaml-gitops, read as GitHub reads them: what runs
- * when, which job holds the stack's update lock, the backend credentials of both routes the READMEs offer, npm
- * caching, and actions on the Node 24 runtime.
+ * when, which job holds the stack's update lock, the backend credentials of the three routes the READMEs offer, npm
+ * caching, and actions on the Node 24 runtime. What their Pulumi steps do, run: test/workflows/gitopsJobs.
  */
 
 /** The first major of each action that runs on Node 24. */
@@ -25,17 +25,39 @@ describe.each(EXAMPLES)("examples/%s/.github/workflows/infrastructure.yml", (exa
   const workflow: any = load(text);
   const readme = readFileSync(join(REPO, "examples", example, "README.md"), "utf8");
   const jobs = Object.entries<any>(workflow.jobs);
-  const pulumiStep = (job: any) => job.steps.find((s: any) => String(s.uses).startsWith("pulumi/actions@") && s.with?.command);
+  const pulumiStep = (job: any) => job.steps.find((s: any) => String(s.run).startsWith("ci/pulumi-job.sh "));
   const backendJobs = jobs.filter(([, job]) => pulumiStep(job));
 
-  test("previews pull requests, and updates on pushes to main", () => {
+  test("previews pull requests, and updates on pushes to main, through the project's ci/pulumi-job.sh", () => {
     expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
     expect(workflow.on.push.branches).toEqual(["main"]);
-    const commands = Object.fromEntries(backendJobs.map(([name, job]) => [name, [job.if, pulumiStep(job).with.command]]));
-    expect(commands.preview).toEqual([expect.stringContaining("github.event_name == 'pull_request'"), "preview"]);
-    expect(commands.update).toEqual(["github.event_name == 'push'", "up"]);
-    expect(pulumiStep(workflow.jobs.preview).with["comment-on-pr"]).toBe(true);
+    const commands = Object.fromEntries(
+      backendJobs.map(([name, job]) => [name, [job.if, pulumiStep(job).run, pulumiStep(job)["working-directory"]]]),
+    );
+    expect(commands.preview).toEqual([
+      expect.stringContaining("github.event_name == 'pull_request'"),
+      "ci/pulumi-job.sh preview production",
+      "${{ env.PROJECT_DIR }}",
+    ]);
+    expect(commands.update).toEqual(["github.event_name == 'push'", "ci/pulumi-job.sh up production", "${{ env.PROJECT_DIR }}"]);
+    const preview = workflow.jobs.preview.steps;
+    const comment = preview.find((s: any) => /gh pr comment/.test(String(s.run)));
+    expect(preview.indexOf(comment)).toBe(preview.indexOf(pulumiStep(workflow.jobs.preview)) + 1);
+    expect(comment.if).toBe("${{ !cancelled() }}");
+    expect(comment.env).toEqual({ GH_TOKEN: "${{ github.token }}", PR_NUMBER: "${{ github.event.pull_request.number }}" });
     expect(workflow.env.PROJECT_DIR).toBe(`examples/${example}`);
+  });
+
+  test("the job script is the same in both examples, and the CLI installed is the engine the tests run", () => {
+    expect(readFileSync(join(REPO, "examples", example, "ci/pulumi-job.sh"), "utf8")).toBe(
+      readFileSync(join(REPO, "examples/yaml-gitops/ci/pulumi-job.sh"), "utf8"),
+    );
+    const pinned = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\S+)/.exec(readFileSync(join(REPO, "toolchain/go.mod"), "utf8"))![1];
+    for (const [name, job] of backendJobs) {
+      const cli = job.steps.find((s: any) => String(s.uses).startsWith("pulumi/actions@"));
+      expect([name, cli.with]).toEqual([name, { "pulumi-version": pinned }]);
+      expect(job.steps.indexOf(cli)).toBeLessThan(job.steps.indexOf(pulumiStep(job)));
+    }
   });
 
   test("only the update job has a concurrency group, which never cancels a running update", () => {
@@ -45,7 +67,7 @@ describe.each(EXAMPLES)("examples/%s/.github/workflows/infrastructure.yml", (exa
     expect(workflow.jobs.update.concurrency).toEqual({ group: expect.any(String), "cancel-in-progress": false });
   });
 
-  test("every job that reaches the backend has credentials for both routes: an OIDC role for S3, an access token for Pulumi Cloud", () => {
+  test("every job that reaches the backend has credentials for the three routes: an OIDC role for S3, a secret URL for PostgreSQL, an access token for Pulumi Cloud", () => {
     expect(backendJobs.length).toBeGreaterThanOrEqual(2);
     for (const [name, job] of backendJobs) {
       expect([name, job.permissions["id-token"]]).toEqual([name, "write"]);
@@ -57,8 +79,8 @@ describe.each(EXAMPLES)("examples/%s/.github/workflows/infrastructure.yml", (exa
       ]);
       expect(job.steps.indexOf(aws)).toBeLessThan(job.steps.indexOf(pulumiStep(job)));
       const step = pulumiStep(job);
-      expect([name, step.with["cloud-url"], step.with["stack-name"]]).toEqual([name, "${{ vars.PULUMI_BACKEND_URL }}", "production"]);
       expect(step.env).toMatchObject({
+        PULUMI_BACKEND_URL: "${{ secrets.PULUMI_BACKEND_URL || vars.PULUMI_BACKEND_URL }}",
         PULUMI_ACCESS_TOKEN: "${{ secrets.PULUMI_ACCESS_TOKEN }}",
         PULUMI_CONFIG_PASSPHRASE: "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
         SERVICE_TOKEN: "${{ secrets.SERVICE_TOKEN }}",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_RUNTASK_TOKEN } from "../../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
-import type { ConsumerProject } from "../../demo/consumerProject";
+import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { REPO } from "../support/demoCommand";
 import { EngineStack, engineProject, type EngineRun } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";

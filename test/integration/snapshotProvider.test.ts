@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
+import { providers } from "../../provider";
 import { startDeployment } from "../../provider/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
@@ -182,11 +183,12 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     expect((err as Error).message).not.toContain("no-sudo");
   });
 
-  test("a non-root namespace fails when the provider is configured, and at every call after, before any request", async () => {
-    expect(() => useToken(DEFAULT_SNAPSHOT_TOKEN, { "snapshot:namespace": "team-a" })).toThrow(
+  test("a non-root namespace fails every call once the provider is configured, its check first, before any request", async () => {
+    useToken(DEFAULT_SNAPSHOT_TOKEN, { "snapshot:namespace": "team-a" });
+    await expect(providers.snapshotAutoConfig.check({}, local())).rejects.toThrow(
       /^the provider's settings are wrong: snapshot namespace is "team-a", but the automated snapshot endpoints are restricted to the root namespace/,
     );
-    await expect(provider.create(await checkedInputs(provider, local()))).rejects.toThrow(/restricted to the root namespace/);
+    await expect(provider.create(local())).rejects.toThrow(/restricted to the root namespace/);
     expect(emulator.requests.total()).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 
 /** What the release workflow checks before it publishes, on a fresh pack of this repository. */
 test("scripts/checkPacked.js: the packed package installs, type-checks under Pulumi's template, and works", () => {
@@ -29,7 +29,10 @@ test("the release workflow tests, checks the packed package, and publishes it wi
   const workflow = readFileSync(join(repositoryRoot(), ".github/workflows/release.yml"), "utf8");
   expect(workflow).toMatch(/on:\s*\n\s+push:\s*\n\s+tags: \["v\*"\]/);
   expect(workflow).toMatch(/id-token: write/);
-  const order = ["bash .ci/run", "npm pack", "node scripts/checkPacked.js", 'npm publish "$TARBALL" --provenance'].map((s) => workflow.indexOf(s));
+  const order = ["run: bash .ci/run", "npm pack --ignore-scripts", "run: node scripts/checkPacked.js", "run: node scripts/release/publishNpm.js"].map(
+    (s) => workflow.indexOf(s),
+  );
   expect(order.every((i) => i > 0)).toBe(true);
   expect([...order].sort((a, b) => a - b)).toEqual(order);
+  expect(readFileSync(join(repositoryRoot(), "scripts/release/publishNpm.js"), "utf8")).toContain("--provenance");
 });

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 
 /**
  * The README's Install route and every example's install line, followed as a user follows them, on a copy of this

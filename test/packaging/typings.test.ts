@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installPackage } from "../../demo/consumerProject";
-import { repositoryRoot } from "../../demo/repository";
+import { installPackage } from "../../toolchain/consumerProject";
+import { repositoryRoot } from "../../toolchain/repository";
 
 /**
  * The package's typings as consumers resolve them, outside this repository's own `paths` (which map the package's

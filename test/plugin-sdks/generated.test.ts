@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 import { schemaText } from "../../plugin/schema/load";
 
 /**
- * The SDKs of the provider plugins in plugin-sdks/ are what `npm run sdks` writes from the committed schemas, with
+ * The SDKs of the provider plugins in plugin/sdks/ are what `npm run sdks` writes from the committed schemas, with
  * Pulumi's generators at the pinned version (toolchain/sdkgen): regenerated here and compared file by file. Their
  * versions are the package's, and their names the schemas'.
  */
@@ -17,11 +17,11 @@ const sdks: {
   buildGenerator(): string;
   generate(out: string, generator?: string): string;
   pinned(module: string): string;
-} = require("../../scripts/sdks");
+} = require("../../toolchain/sdks");
 
 const REPO = repositoryRoot();
 const VERSION: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version;
-/** Files of plugin-sdks/ that no generator writes: the folder's README, and the Go module's go.mod and go.sum (`go mod tidy`). */
+/** Files of plugin/sdks/ that no generator writes: the folder's README, and the Go module's go.mod and go.sum (`go mod tidy`). */
 const NOT_GENERATED = ["README.md", "go/go.mod", "go/go.sum"];
 
 /** The files of a folder, relative to it, but those git ignores in the repository (builds, installs). */
@@ -61,7 +61,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test("plugin-sdks/ is what `npm run sdks` writes from the schemas (run it after changing them)", () => {
+test("plugin/sdks/ is what `npm run sdks` writes from the schemas (run it after changing them)", () => {
   expect(differences(generated, sdks.SDKS)).toEqual([]);
 });
 
@@ -86,12 +86,18 @@ describe.each(sdks.PLUGINS)("%s", (plugin) => {
 
   test("every SDK has the package's version (package.json), as the schema and the plugin do", () => {
     expect(schema.version).toBe(VERSION);
-    const pluginJson = { resource: true, name: plugin, version: VERSION };
+    // `server`: where the engine downloads the plugin a program asks for (the schema's pluginDownloadURL).
+    const pluginJson = { resource: true, name: plugin, version: VERSION, server: schema.pluginDownloadURL };
+    expect(schema.pluginDownloadURL).toMatch(/^github:\/\/api\.github\.com\/[\w.-]+\/[\w.-]+$/);
     expect(sdk(`python/${plugin}/pyproject.toml`)).toMatch(new RegExp(`^  version = "${VERSION.replace(/\./g, "\\.")}"$`, "m"));
     expect(JSON.parse(sdk(`python/${plugin}/${python}/pulumi-plugin.json`))).toEqual(pluginJson);
     expect(JSON.parse(sdk(`go/${plugin}/pulumi-plugin.json`))).toEqual(pluginJson);
     // The version the Go SDK asks the engine for its plugin with.
     expect(sdk(`go/${plugin}/internal/pulumiUtilities.go`)).toContain(`version := semver.MustParse("${VERSION}")`);
+    // And the server every resource and function of each SDK asks for its plugin from.
+    expect(sdk(`go/${plugin}/internal/pulumiUtilities.go`)).toContain(`pulumi.PluginDownloadURL("${schema.pluginDownloadURL}")`);
+    expect(sdk(`python/${plugin}/${python}/_utilities.py`)).toContain(`return "${schema.pluginDownloadURL}"`);
+    expect(sdk(`nodejs/${plugin}/utilities.ts`)).toContain(`pluginDownloadURL: "${schema.pluginDownloadURL}"`);
     const nodePackage = JSON.parse(sdk(`nodejs/${plugin}/package.json`));
     expect([nodePackage.version, nodePackage.pulumi]).toEqual([VERSION, pluginJson]);
   });

@@ -1,12 +1,13 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { EXAMPLE_FILES, EXAMPLES_FOLDER, USAGE_EXAMPLES } from "../../plugin/schema/usageExamples";
+import { repositoryRoot } from "../../toolchain/repository";
 import { mustRun, runCommand } from "../support/engine/languageProject";
 import { fencedBlocks, otherLanguagesDoc, section, shellLines } from "../support/markdownBlocks";
 
 /**
- * The Node.js SDKs of the provider plugins (plugin-sdks/nodejs) as a TypeScript user meets them: installed with the
+ * The Node.js SDKs of the provider plugins (plugin/sdks/nodejs) as a TypeScript user meets them: installed with the
  * docs' line into a new project (their dependencies from the npm registry), where each compiles itself; the program
  * the docs show on them compiles under the tsconfig of Pulumi's TypeScript template (and a wrong argument does not);
  * the compiled SDK loads, with the package's version.
@@ -46,7 +47,7 @@ const env = {
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "nodejs-sdks-"));
   // A clone's SDK folders, without whatever an install left in the repository's.
-  cpSync(join(REPO, "plugin-sdks/nodejs"), join(work, "pulumi-snapshot-runtask/plugin-sdks/nodejs"), {
+  cpSync(join(REPO, "plugin/sdks/nodejs"), join(work, "pulumi-snapshot-runtask/plugin/sdks/nodejs"), {
     recursive: true,
     filter: (from) => !/[/\\](node_modules|bin)$/.test(from),
   });
@@ -69,9 +70,9 @@ async function compile(files: Record<string, string>) {
 test("the SDKs install with the docs' line and compile themselves", async () => {
   const lines = shellLines(section(otherLanguagesDoc(), HEADING));
   expect(lines[0]).toBe(`npm install ../pulumi-snapshot-runtask/pulumi-snapshot-runtask-${VERSION}.tgz @pulumi/pulumi`);
-  const install = lines.find((l) => l.includes("plugin-sdks/nodejs"));
+  const install = lines.find((l) => l.includes("plugin/sdks/nodejs"));
   expect(install).toBe(
-    "npm install --install-links ../pulumi-snapshot-runtask/plugin-sdks/nodejs/runtask ../pulumi-snapshot-runtask/plugin-sdks/nodejs/snapshot",
+    "npm install --install-links ../pulumi-snapshot-runtask/plugin/sdks/nodejs/runtask ../pulumi-snapshot-runtask/plugin/sdks/nodejs/snapshot",
   );
   await mustRun("bash", ["-c", install!], { cwd: project, env });
   const loaded = await mustRun(
@@ -96,4 +97,13 @@ test("the docs' program on them compiles under the tsconfig of Pulumi's TypeScri
     "wrong.ts": 'import * as runtask from "pulumi-snapshot-runtask-runtask";\nnew runtask.RunTask("scanner", { url: 42 });\n',
   });
   expect(run.output.trim().split("\n")).toEqual(["wrong.ts(2,34): error TS2322: Type 'number' is not assignable to type 'Input<string>'."]);
+});
+
+test("the TypeScript example of each resource's schema description (its docstring's) compiles against the SDKs", async () => {
+  const files = Object.fromEntries(
+    Object.values(USAGE_EXAMPLES).map((e) => [`${e.dir}.ts`, readFileSync(join(REPO, EXAMPLES_FOLDER, e.dir, EXAMPLE_FILES.typescript), "utf8")]),
+  );
+  expect(Object.keys(files)).toHaveLength(3);
+  const run = await compile(files);
+  expect({ code: run.code, output: run.output.trim() }).toEqual({ code: 0, output: "" });
 });

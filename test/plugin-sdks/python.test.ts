@@ -1,9 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import type { ConsumerProject } from "../../demo/consumerProject";
-import { repositoryRoot } from "../../demo/repository";
+import { EXAMPLE_FILES, EXAMPLES_FOLDER, USAGE_EXAMPLES } from "../../plugin/schema/usageExamples";
+import type { ConsumerProject } from "../../toolchain/consumerProject";
+import { repositoryRoot } from "../../toolchain/repository";
 import { emulatorStackConfig, RUNTASK_TOKEN } from "../support/emulatorStack";
 import { engineProject } from "../support/engine/engineStack";
 import { LanguageProject, mustRun } from "../support/engine/languageProject";
@@ -12,7 +13,7 @@ import { otherLanguagesDoc, section, shellLines } from "../support/markdownBlock
 import { pythonVenv, type PythonVenv } from "../support/pythonVenv";
 
 /**
- * The Python SDKs of the provider plugins (plugin-sdks/python) as a Python user meets them: each builds a wheel and
+ * The Python SDKs of the provider plugins (plugin/sdks/python) as a Python user meets them: each builds a wheel and
  * a source distribution; they install with the line docs/other-languages.md gives, into a virtual environment with
  * `pulumi` from PyPI; they pass a unit test under Pulumi's mocks (test/plugin-sdks/python); and examples/python, the
  * program the docs show, runs through the real engine against the emulator with its own runner (inline.py, the
@@ -32,7 +33,7 @@ let venv: PythonVenv;
 let emulator: Emulator;
 let plugins: ConsumerProject;
 let work: string;
-/** A clone's files that the docs' lines and the example name (`../pulumi-snapshot-runtask/plugin-sdks/...`). */
+/** A clone's files that the docs' lines and the example name (`../pulumi-snapshot-runtask/plugin/sdks/...`). */
 let clone: string;
 
 beforeAll(async () => {
@@ -45,7 +46,7 @@ beforeAll(async () => {
   });
   work = mkdtempSync(join(tmpdir(), "python-sdks-"));
   clone = join(work, "pulumi-snapshot-runtask");
-  cpSync(join(REPO, "plugin-sdks/python"), join(clone, "plugin-sdks/python"), { recursive: true });
+  cpSync(join(REPO, "plugin/sdks/python"), join(clone, "plugin/sdks/python"), { recursive: true });
   for (const file of ["Pulumi.yaml", "__main__.py", "inline.py", "requirements.txt"]) {
     cpSync(join(REPO, "examples/python", file), join(clone, "examples/python", file));
   }
@@ -60,7 +61,7 @@ afterAll(async () => {
 test("each SDK builds a wheel and a source distribution of the package's version, with its plugin's version file", async () => {
   for (const plugin of PLUGINS) {
     const out = join(work, "dist", plugin);
-    await mustRun(venv.python, ["-m", "build", "--no-isolation", "--outdir", out, join(clone, "plugin-sdks/python", plugin)], { cwd: work });
+    await mustRun(venv.python, ["-m", "build", "--no-isolation", "--outdir", out, join(clone, "plugin/sdks/python", plugin)], { cwd: work });
     const name = `pulumi_snapshot_runtask_${plugin}`;
     expect(readdirSync(out).sort()).toEqual([`${name}-${VERSION}-py3-none-any.whl`, `${name}-${VERSION}.tar.gz`]);
     const wheel = await mustRun(venv.python, ["-m", "zipfile", "-l", join(out, `${name}-${VERSION}-py3-none-any.whl`)], { cwd: work });
@@ -73,7 +74,9 @@ test("each SDK builds a wheel and a source distribution of the package's version
 test("they install with the docs' line, beside a clone, into a virtual environment with pulumi from PyPI", async () => {
   const lines = shellLines(section(otherLanguagesDoc(), "## Python"));
   const install = lines.find((l) => /\bpip install /.test(l));
-  expect(install).toBe("venv/bin/pip install ../pulumi-snapshot-runtask/plugin-sdks/python/runtask ../pulumi-snapshot-runtask/plugin-sdks/python/snapshot");
+  expect(install).toBe(
+    "venv/bin/pip install ../pulumi-snapshot-runtask/plugin/sdks/python/runtask ../pulumi-snapshot-runtask/plugin/sdks/python/snapshot",
+  );
   expect(lines).toContain(`npm install ../pulumi-snapshot-runtask/pulumi-snapshot-runtask-${VERSION}.tgz`);
   const project = join(work, "my-stack");
   mkdirSync(project);
@@ -96,6 +99,23 @@ test("under Pulumi's mocks, programs reach the engine with the schemas' tokens, 
   expect(run).toMatch(/^OK$/m);
 });
 
+test("the Python example of each resource's schema description (its docstring's) runs under Pulumi's mocks, registering what it shows", async () => {
+  for (const [token, example] of Object.entries(USAGE_EXAMPLES)) {
+    const program = join(REPO, EXAMPLES_FOLDER, example.dir, EXAMPLE_FILES.python);
+    const run = await mustRun(venv.python, [join(REPO, "test/plugin-sdks/python/run_with_mocks.py"), program, "scannerHmacKey=example-key"], {
+      cwd: work,
+    });
+    const registered: { type: string; name: string }[] = JSON.parse(run.trim().split("\n").pop()!);
+    expect([token, registered.some((r) => r.type === token)]).toEqual([token, true]);
+  }
+  // A wrong keyword fails the run: the check checks something.
+  const wrong = join(work, "wrong.py");
+  writeFileSync(wrong, "import pulumi_snapshot_runtask_runtask as runtask\nruntask.RunTask('scanner', urll='https://hooks.example.com/scan')\n");
+  await expect(mustRun(venv.python, [join(REPO, "test/plugin-sdks/python/run_with_mocks.py"), wrong], { cwd: work })).rejects.toThrow(
+    /unexpected keyword argument 'urll'/,
+  );
+});
+
 test("examples/python runs through the engine against the emulator: up, an up with no change and no write, refresh, destroy", async () => {
   const workspaces = ["app", "web"].map((name) => emulator.runTask.workspace(name).id);
   const project = new LanguageProject(join(clone, "examples/python"), "run-tasks-python", plugins);
@@ -111,7 +131,12 @@ test("examples/python runs through the engine against the emulator: up, an up wi
     expect({ code: up.code, changes: up.changes }).toEqual({ code: 0, changes: { create: 5 } });
     expect(up.outputs).toEqual({ scanner_id: expect.stringMatching(/^task-/), daily_interval_seconds: 86400, last_daily_snapshot: "" });
     expect([emulator.runTask.tasks().length, emulator.runTask.workspaceTasks().length, emulator.snapshot.configs.size]).toEqual([1, 2, 1]);
-    expect(emulator.runTask.workspaceTasks().map((a) => a.workspaceId).sort()).toEqual([...workspaces].sort());
+    expect(
+      emulator.runTask
+        .workspaceTasks()
+        .map((a) => a.workspaceId)
+        .sort(),
+    ).toEqual([...workspaces].sort());
     expectServiceMatchesState(emulator, project.stack("dev"));
     // The key went to the service, and into the state only encrypted.
     expect(project.state("dev").text).not.toContain(HMAC_KEY);

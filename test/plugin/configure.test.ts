@@ -1,4 +1,4 @@
-import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { secret, UNKNOWN } from "../support/plugin/pluginClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 
@@ -41,4 +41,19 @@ test("CheckConfig names the key of a wrong value, and waits for an unknown one",
     { property: "maxRetries", reason: 'runtask:maxRetries: expected a whole number, got "many"' },
   ]);
   expect(await plugin.client.checkConfig({ address: UNKNOWN, requestTimeout: UNKNOWN })).toEqual([]);
+});
+
+test("CheckConfig names a wrong proxy without repeating it; Configure names a proxy variable the address would take", async () => {
+  const plugin = await start({ HTTPS_PROXY: "http://user:pr0xy-secret@proxy.example.com:port" });
+  const failures = await plugin.client.checkConfig({ proxy: "socks5://user:pr0xy-secret@proxy.example.com:1080" });
+  expect(failures).toEqual([
+    {
+      property: "proxy",
+      reason:
+        "runtask:proxy names a socks5:// proxy, and only http:// and https:// proxies are supported (the value is not shown: it may hold a password)",
+    },
+  ]);
+  await expect(plugin.client.configure({ address: "https://runs.example.com", token: secret("t") })).rejects.toThrow(
+    "runtask: the provider's settings are wrong: HTTPS_PROXY is not a proxy URL such as http://proxy.example.com:3128 (the value is not shown: it may hold a password)",
+  );
 });

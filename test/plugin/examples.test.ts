@@ -40,7 +40,8 @@ describe("examples/yaml-explicit-providers", () => {
   const providers = Object.entries<any>(project.resources).filter(([, r]) => r.type === "pulumi:providers:runtask");
 
   test("two providers of the runtask package, each with its own organization and secret token, set as the schema's provider takes them", () => {
-    expect(project.packages).toEqual({ runtask: "./node_modules/pulumi-snapshot-runtask/plugins/runtask" });
+    // No `packages:`: the engine runs the plugin installed on the machine (a release's, or the npm package's on PATH).
+    expect(project.packages).toBeUndefined();
     expect(providers.map(([, r]) => r.properties.organization).sort()).toEqual(["acme", "beta"]);
     for (const [name, provider] of providers) {
       for (const property of Object.keys(provider.properties)) {
@@ -69,12 +70,9 @@ describe("examples/yaml-gitops", () => {
   const dir = join(REPO, "examples/yaml-gitops");
   const project = yaml.load(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
 
-  test("the packages are the plugins this package ships", () => {
+  test("it names no packages: the plugins installed on the machine serve it, or the npm package's on PATH", () => {
     expect(project.runtime).toBe("yaml");
-    for (const [name, path] of Object.entries<string>(project.packages)) {
-      expect(path).toBe(`./node_modules/pulumi-snapshot-runtask/plugins/${name}`);
-      expect(existsSync(join(REPO, "plugins", name, "PulumiPlugin.yaml"))).toBe(true);
-    }
+    expect(project.packages).toBeUndefined();
     expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies).toHaveProperty("pulumi-snapshot-runtask");
   });
 
@@ -126,8 +124,8 @@ describe("examples/python", () => {
     expect(project.runtime.name).toBe("python");
     const requirements = readFileSync(join(dir, "requirements.txt"), "utf8");
     for (const pkg of ["runtask", "snapshot"] as const) {
-      expect(requirements).toContain(`\n../../plugin-sdks/python/${pkg}\n`);
-      expect(existsSync(join(REPO, "plugin-sdks/python", pkg, schemas[pkg].language.python.packageName, "__init__.py"))).toBe(true);
+      expect(requirements).toContain(`\n../../plugin/sdks/python/${pkg}\n`);
+      expect(existsSync(join(REPO, "plugin/sdks/python", pkg, schemas[pkg].language.python.packageName, "__init__.py"))).toBe(true);
       expect(source).toContain(`import ${schemas[pkg].language.python.packageName} as ${pkg}\n`);
     }
   });

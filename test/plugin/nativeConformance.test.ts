@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { schemaText } from "../../plugin/schema/load";
 import { startEmulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, type Emulator } from "../../emulator";
-import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { reveal, secret, secretKeys, UNKNOWN } from "../support/plugin/pluginClient";
 import { nativeProviderLaunch, startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 

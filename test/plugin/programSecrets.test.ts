@@ -1,5 +1,5 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { createConsumerProject, type ConsumerProject } from "../../demo/consumerProject";
+import { createConsumerProject, type ConsumerProject } from "../../toolchain/consumerProject";
 import { secret } from "../support/plugin/pluginClient";
 import { startNativeProviderPlugin, type NativeProviderPlugin } from "../support/plugin/pluginProcess";
 import { Switchboard } from "../support/switchboard";

@@ -12,6 +12,7 @@ const consumers: Record<string, string> = {
   missingContainer: '{ interval: 60, pathPrefix: "p/", storageType: "cloudB-blob" }',
   missingBucket: '{ interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs" }',
   otherType: '{ interval: 60, pathPrefix: "/p", storageType: "local", localMaxSpace: 1, cloudAS3Bucket: "b" }',
+  otherTypeOutput: '{ interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b", localMaxSpace: pulumi.output(1) }',
   local: '{ interval: "24h", pathPrefix: "/var/snapshots", storageType: "local", localMaxSpace: 1e9 }',
   cloudA: '{ interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: pulumi.output("r") }',
   atRunTime: '{ interval: 60, pathPrefix: "p", storageType: pulumi.output(new pulumi.Config().require("storageType") as "local" | "cloudA-s3") }',
@@ -38,12 +39,18 @@ test("a consumer that leaves out a storage type's required parameter does not co
   ]);
 });
 
-test("each storage type's own required parameters; another type's parameters refused", () => {
+test("each storage type's own required parameters; another type's parameters refused, the message naming their storage type", () => {
   const last = (name: string) => diagnostics[name].map((e) => e.split("\n").at(-1)?.trim());
   expect(last("missingRegion")).toEqual([expect.stringContaining("Property 'cloudAS3Region' is missing")]);
   expect(last("missingContainer")).toEqual([expect.stringContaining("Property 'cloudBContainerName' is missing")]);
   expect(last("missingBucket")).toEqual([expect.stringContaining("Property 'cloudCGcsBucket' is missing")]);
-  expect(diagnostics.otherType.join("\n")).toContain("Types of property 'cloudAS3Bucket' are incompatible");
+  expect(diagnostics.otherType.join("\n")).toContain(
+    "Types of property 'cloudAS3Bucket' are incompatible.\n    Type 'string' is not assignable to type 'OnlyWithStorageType<\"cloudA-s3\">'.",
+  );
+  expect(diagnostics.otherTypeOutput.join("\n")).toMatch(
+    /Types of property 'localMaxSpace' are incompatible\.\n.* type 'OnlyWithStorageType<"local">'\.$/,
+  );
+  expect(Object.values(diagnostics).flat().join("\n")).not.toContain("'never'");
 });
 
 test("complete arguments compile, and a storage type known only at run time leaves its parameters to the preview", () => {

@@ -12,21 +12,50 @@ export const pathWithoutPulumi = (process.env.PATH ?? "")
 
 export interface CommandResult {
   code: number | null;
+  /** The signal that ended the command, where one did. */
+  signal: NodeJS.Signals | null;
+  /** What the command had printed on standard output when it exited (its children may print on). */
+  stdoutAtExit: string;
   stdout: string;
   stderr: string;
   /** The child's pid, also its process group's id when started `detached`. */
   pid: number;
 }
 
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv, options: SpawnOptions = {}): Promise<CommandResult> {
+/**
+ * A signal sent to the command's process group, as a terminal sends Ctrl-C (SIGINT) to its foreground group, or as a
+ * CI runner's timeout kills one (SIGKILL), as soon as its standard output shows `after`. Needs `detached`.
+ */
+export interface SignalOn {
+  after: string;
+  signal: NodeJS.Signals;
+}
+
+export function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: SpawnOptions & { signalOn?: SignalOn } = {},
+): Promise<CommandResult> {
+  const { signalOn, ...spawnOptions } = options;
+  if (signalOn && !spawnOptions.detached) throw new Error("signalOn needs detached: the signal goes to the command's own process group");
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: REPO, env, ...options, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: REPO, env, ...spawnOptions, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout!.on("data", (d) => (stdout += d));
+    let signalled = false;
+    child.stdout!.on("data", (d) => {
+      stdout += d;
+      if (signalOn && !signalled && stdout.includes(signalOn.after)) {
+        signalled = true;
+        process.kill(-child.pid!, signalOn.signal);
+      }
+    });
     child.stderr!.on("data", (d) => (stderr += d));
     child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr, pid: child.pid! }));
+    let stdoutAtExit = "";
+    child.on("exit", () => (stdoutAtExit = stdout));
+    child.on("close", (code, signal) => done({ code, signal, stdoutAtExit, stdout, stderr, pid: child.pid! }));
   });
 }
 

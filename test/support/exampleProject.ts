@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as ts from "typescript";
-import type { ConsumerProject } from "../../demo/consumerProject";
+import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { REPO } from "./demoCommand";
 
 /**

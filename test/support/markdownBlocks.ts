@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 
 /** A fenced code block of a markdown page: the language and the rest of its info string (```python examples/x.py). */
 export interface FencedBlock {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { repositoryRoot } from "../../demo/repository";
+import { repositoryRoot } from "../../toolchain/repository";
 import { mustRun } from "./engine/languageProject";
 
 /** A Python virtual environment: its folder and interpreter (pip as `python -m pip`). */

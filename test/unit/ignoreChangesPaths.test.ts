@@ -1,4 +1,4 @@
-import { parsePath, withIgnoredFromState } from "../../plugin/ignoreChanges";
+import { parsePath, withIgnoredFromState } from "../../plugin/server/ignoreChanges";
 
 /**
  * `ignoreChanges` paths in every form the engine accepts (pulumi/pulumi `sdk/go/common/resource/properties_path.go`),

@@ -4,10 +4,14 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const REPO = join(__dirname, "../..");
 
-/** Every `.ts` source under `dir` (declaration files aside). */
+/** What Pulumi's generators write (plugin/sdks/), and what is installed: not the project's own sources. */
+const NOT_OURS = new Set([join(REPO, "plugin/sdks")]);
+
+/** Every `.ts` source under `dir` (declaration files and generated code aside). */
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
+    if (NOT_OURS.has(path) || name === "node_modules") return [];
     if (statSync(path).isDirectory()) return sources(path);
     return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
   });
@@ -53,7 +57,7 @@ function cycleAmong(files: string[]): string[] | undefined {
 }
 
 test("no module imports itself through others, type imports included", () => {
-  const files = ["provider", "plugin", "sdk", "automation", "demo", "migrate"].flatMap((dir) => sources(join(REPO, dir)));
+  const files = ["provider", "plugin", "sdk", "automation", "demo", "toolchain", "migrate"].flatMap((dir) => sources(join(REPO, dir)));
   expect(files.length).toBeGreaterThan(100);
   expect(cycleAmong(files)).toBeUndefined();
 });

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
 import type { EmulatorData } from "../../emulator/savedData";
-import type { ConsumerProject } from "../../demo/consumerProject";
+import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { EngineStack, engineProject, type ProgramSpec } from "../support/engine/engineStack";
 import { expectServiceMatchesState } from "../support/engine/serviceLedger";
 

@@ -20,6 +20,7 @@ export const RUNTASK_SERVICE: ServiceDescription<"organization"> = {
         requestTimeout: "RUNTASK_REQUEST_TIMEOUT",
         maxRetries: "RUNTASK_MAX_RETRIES",
         operationTimeout: "RUNTASK_OPERATION_TIMEOUT",
+        proxy: "RUNTASK_PROXY_ADDR",
       },
       "Base address of the run task service (the API lives under `/api/v2`).",
       "API token, sent as `Authorization: Bearer`.",

@@ -22,6 +22,7 @@ export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
         requestTimeout: "SERVICE_CLIENT_TIMEOUT",
         maxRetries: "SERVICE_MAX_RETRIES",
         operationTimeout: "SERVICE_OPERATION_TIMEOUT",
+        proxy: "SERVICE_PROXY_ADDR",
       },
       "Base address of the snapshot service (the API lives under `/v1`).",
       "Token with the sudo capability on `sys/storage/raft/snapshot-auto`, sent as `X-Service-Token`.",

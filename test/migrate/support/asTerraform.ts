@@ -109,14 +109,14 @@ export function runCommand(bin: string, args: string[], options: { cwd: string; 
 }
 
 /**
- * The provider plugins' Node.js SDKs (plugin-sdks/nodejs) installed into `projectDir/node_modules` as `npm install
+ * The provider plugins' Node.js SDKs (plugin/sdks/nodejs) installed into `projectDir/node_modules` as `npm install
  * --install-links` of their folders does, offline: each copied and compiled by its own postinstall (`tsc`, with the
  * TypeScript and @types/node the project has).
  */
 export function installPluginSdks(projectDir: string, repo: string): void {
   for (const name of ["runtask", "snapshot"]) {
     const dir = join(projectDir, "node_modules", `pulumi-snapshot-runtask-${name}`);
-    cpSync(join(repo, "plugin-sdks/nodejs", name), dir, { recursive: true, filter: (from) => !/[/\\](node_modules|bin)$/.test(from) });
+    cpSync(join(repo, "plugin/sdks/nodejs", name), dir, { recursive: true, filter: (from) => !/[/\\](node_modules|bin)$/.test(from) });
     execFileSync(process.execPath, [join(projectDir, "node_modules/typescript/bin/tsc"), "--types", "node"], { cwd: dir });
     copyFileSync(join(dir, "package.json"), join(dir, "bin/package.json"));
   }

@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { descendants } from "../../../bench/processTree";
-import { createConsumerProject, type ConsumerProject } from "../../../demo/consumerProject";
-import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../demo/pulumiEngine";
+import { createConsumerProject, type ConsumerProject } from "../../../toolchain/consumerProject";
+import { findPulumiEngine, offlineEngineEnv, type PulumiEngine } from "../../../toolchain/pulumiEngine";
+import { fromPluginCache, type PluginCache } from "./pluginCache";
 import { nameOf, readStackState, typeOf, type StackState } from "./stateFile";
 
 /** What one engine command did. */
@@ -90,12 +91,13 @@ export class EngineStack {
     readonly work: string,
     env: NodeJS.ProcessEnv,
     passphrase: string,
+    pluginCache?: PluginCache,
   ) {
     this.backend = join(work, "backend");
     this.home = join(work, "home");
     mkdirSync(this.backend, { recursive: true });
     mkdirSync(this.home, { recursive: true });
-    this.env = offlineEngineEnv(
+    const offline = offlineEngineEnv(
       testEngine(),
       { home: this.home, backend: this.backend, passphrase, extraPath: [project.binDir] },
       {
@@ -105,6 +107,7 @@ export class EngineStack {
         ...env,
       },
     );
+    this.env = pluginCache ? fromPluginCache(offline, pluginCache) : offline;
   }
 
   /**
@@ -122,8 +125,8 @@ export class EngineStack {
 
   private static make(runtime: "nodejs" | "yaml", options: StackOptions): EngineStack {
     const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
-    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {}, passphrase = PASSPHRASE } = options;
-    const made = new EngineStack(runtime, project, projectName, stack, config, secretKeys, work, env, passphrase);
+    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {}, passphrase = PASSPHRASE, pluginCache } = options;
+    const made = new EngineStack(runtime, project, projectName, stack, config, secretKeys, work, env, passphrase, pluginCache);
     mkdirSync(made.programDir, { recursive: true });
     return made;
   }
@@ -307,6 +310,11 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** The passphrase of the stack's secrets; default one of the harness's own. */
   passphrase?: string;
+  /**
+   * The provider plugins from the stack's plugin cache alone (its PULUMI_HOME, `home`, where the test installs them),
+   * not the consumer project's executables: see pluginCache.ts.
+   */
+  pluginCache?: PluginCache;
 }
 
 /** A consumer project for the engine stacks of a test file, removed by the caller. */
@@ -321,6 +329,7 @@ function yamlArgs(op: string, options: CommandOptions, stack: string, events: st
     const [r] = options.resources as { type: string; name: string; id: string; provider?: string }[];
     args.push(r.type, r.name, r.id);
     if (r.provider) args.push("--provider", r.provider);
+    if (options.protect === false) args.push("--protect=false");
   }
   if (op !== "preview") args.push("--yes", "--skip-preview");
   for (const urn of (options.replace as string[] | undefined) ?? []) args.push("--replace", urn);
@@ -328,6 +337,7 @@ function yamlArgs(op: string, options: CommandOptions, stack: string, events: st
   if (options.refresh) args.push("--refresh");
   if (options.clearPendingCreates) args.push("--clear-pending-creates");
   if (options.targetDependents) args.push("--target-dependents");
+  if (options.debug) args.push("--debug");
   args.push("--stack", stack, "--non-interactive", "--event-log", events);
   return args;
 }

@@ -1,5 +1,5 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../../emulator";
-import type { ConsumerProject } from "../../../demo/consumerProject";
+import type { ConsumerProject } from "../../../toolchain/consumerProject";
 import { emulatorStackConfig, forgetObjects, RUNTASK_TOKEN } from "../emulatorStack";
 import type { Switchboard } from "../switchboard";
 import { EngineStack, engineProject, type StackOptions } from "./engineStack";

@@ -2,9 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ConsumerProject } from "../../../demo/consumerProject";
-import { offlineEngineEnv } from "../../../demo/pulumiEngine";
+import type { ConsumerProject } from "../../../toolchain/consumerProject";
+import { offlineEngineEnv } from "../../../toolchain/pulumiEngine";
 import { testEngine } from "./engineStack";
+import { fromPluginCache, type PluginCache } from "./pluginCache";
 import { readStackState, type StackState } from "./stateFile";
 
 /** What a command printed, and its exit code. */
@@ -25,7 +26,7 @@ const PASSPHRASE = "language-project-passphrase";
  * A Pulumi project folder of another language than Node.js (`dir`, with its Pulumi.yaml) whose stacks live in a file
  * backend of their own and run through the real CLI, driven by the project's own runner (an inline Automation API
  * program: `python inline.py up`, `go run . up`). The provider plugins are the consumer project's executables, on
- * PATH as a user puts them there.
+ * PATH as a user puts them there, or those installed in the project's PULUMI_HOME (`home`), as Pulumi installs them.
  */
 export class LanguageProject {
   readonly work = mkdtempSync(join(tmpdir(), "language-project-"));
@@ -36,16 +37,18 @@ export class LanguageProject {
   constructor(
     readonly dir: string,
     readonly projectName: string,
-    plugins: ConsumerProject,
+    /** The consumer project whose executables are the plugins, on PATH; or the project's plugin cache alone (`home`). */
+    plugins: ConsumerProject | PluginCache,
     env: NodeJS.ProcessEnv = {},
   ) {
     mkdirSync(this.backend);
     mkdirSync(this.home);
-    this.env = offlineEngineEnv(
+    const offline = offlineEngineEnv(
       testEngine(),
-      { home: this.home, backend: this.backend, passphrase: PASSPHRASE, extraPath: [plugins.binDir] },
+      { home: this.home, backend: this.backend, passphrase: PASSPHRASE, extraPath: "binDir" in plugins ? [plugins.binDir] : [] },
       { ...process.env, ...env },
     );
+    this.env = "binDir" in plugins ? offline : fromPluginCache(offline, plugins);
   }
 
   /**

@@ -1,7 +1,7 @@
 // One of the package's provider plugins started from a consumer project as the engine starts it, with its client.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { PACKAGE_NAME } from "../../../demo/repository";
+import { PACKAGE_NAME } from "../../../toolchain/repository";
 import { NativeProviderClient } from "./pluginClient";
 import { ProviderProcess, type LaunchSpec } from "./providerProcess";
 

@@ -1,0 +1,64 @@
+// `go build` of a package pinned by one of the project's Go modules (toolchain/go.mod for the engine,
+// toolchain/actionlint/go.mod for actionlint), with a line of progress every 20 seconds on stderr.
+"use strict";
+const { spawn, spawnSync } = require("node:child_process");
+const { createHash } = require("node:crypto");
+const { readFileSync } = require("node:fs");
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+/** `go version`'s line, or undefined where Go is not on PATH. */
+function goVersion() {
+  const go = spawnSync("go", ["version"], { encoding: "utf8" });
+  return go.status === 0 ? go.stdout.trim() : undefined;
+}
+
+/** A short hash of a module's go.sum: a change of any dependency changes it, and so rebuilds. */
+function sumHash(goSum) {
+  return createHash("sha256").update(readFileSync(goSum)).digest("hex").slice(0, 16);
+}
+
+/** Runs `go build` of `pkg` in the module at `cwd` into `out`. */
+function goBuild(label, pkg, out, { cwd, ldflags, tags }) {
+  const args = ["build", "-v", "-trimpath", ...(tags ? ["-tags", tags] : []), "-ldflags", ldflags, "-o", out, pkg];
+  const env = {
+    ...process.env,
+    CGO_ENABLED: "0",
+    // go.sum is committed and checks every module; the checksum database is not reachable from every network.
+    GOSUMDB: process.env.GOSUMDB ?? "off",
+    GOFLAGS: "-mod=readonly",
+  };
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let packages = 0;
+    let last = "";
+    const child = spawn("go", args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+    let errors = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      for (const line of chunk.split("\n").filter(Boolean)) {
+        if (/^go: downloading /.test(line) || /^[\w.\-/]+$/.test(line)) {
+          packages++;
+          last = line.replace(/^go: /, "");
+        } else errors += `${line}\n`;
+      }
+    });
+    const timer = setInterval(
+      () => log(`  ${label}: ${Math.round((Date.now() - started) / 1000)} s, ${packages} modules and packages so far (${last})`),
+      20_000,
+    );
+    child.on("error", (err) => {
+      clearInterval(timer);
+      reject(err);
+    });
+    child.on("close", (code) => {
+      clearInterval(timer);
+      if (code === 0) {
+        log(`  ${label}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+        resolve();
+      } else reject(new Error(`go build of ${pkg} failed (exit ${code}):\n${errors}`));
+    });
+  });
+}
+
+module.exports = { goBuild, goVersion, log, sumHash };
