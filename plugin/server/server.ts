@@ -21,6 +21,7 @@ import { newClientStats } from "../../provider/services/tuning";
 import { startDeployment } from "../../provider/heldObjects";
 import { engineAddressArgument, tellUser, useEngineLog } from "../../provider/engineLog";
 import { argNamedByResource, secretArgs } from "../../provider/table/derived";
+import { stateValues } from "../../provider/table/stateValues";
 import { isUnknown } from "../../provider/common/unknown";
 import { checkConfig, configLookup, fromVariables } from "./config";
 import type { PackageDefinition, ResourceDefinition } from "./definition";
@@ -232,7 +233,8 @@ export class ProviderServer {
 
   private diff(req: providerPb.DiffRequest) {
     const def = this.resource(req.getUrn(), req.getType());
-    const olds = plain(req.getOlds()).plain;
+    // An imported write-only value is in the state's inputs only: compared with what the import recorded.
+    const olds = stateValues(def.table.fields, plain(req.getOlds()).plain, plain(req.getOldInputs()).plain);
     const news = withIgnoredFromState(plain(req.getNews()).plain, olds, req.getIgnorechangesList());
     const detail = def.provider().diffDetail(olds, news);
     // A resource whose Diff keeps its object holds it in this deployment, so that another resource's delete leaves it.
@@ -275,10 +277,10 @@ export class ProviderServer {
     const def = this.resource(req.getUrn(), req.getType());
     const state = plain(req.getProperties());
     const given = plain(req.getInputs());
+    // A refresh keeps an imported write-only value, which the state's inputs alone hold.
+    const prior = stateValues(def.table.fields, state.plain, given.plain);
     const read = await keepingSecret([...state.secretValues, ...given.secretValues], () =>
-      withCallResource(req.getUrn(), () =>
-        withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), state.plain)),
-      ),
+      withCallResource(req.getUrn(), () => withCallBound(customTimeout("read", req.getTimeout()), () => def.provider().read(req.getId(), prior))),
     );
     if (!read.id) return new pb.ReadResponse().setId("");
     const secrets = this.secretOutputs(def, state.secretKeys, given.secretKeys);
@@ -293,6 +295,7 @@ export class ProviderServer {
     this.requireConfigured();
     const def = this.resource(req.getUrn(), req.getType());
     const olds = plain(req.getOlds());
+    olds.plain = stateValues(def.table.fields, olds.plain, plain(req.getOldInputs()).plain);
     const news = plain(req.getNews());
     if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
     const inputs = withIgnoredFromState(news.plain, olds.plain, req.getIgnorechangesList());

@@ -81,6 +81,7 @@ test("the README's Install route, from a new directory: the packed package insta
   expect(readdirSync(join(stack, "node_modules/pulumi-snapshot-runtask/dist")).sort()).toEqual([
     "automation",
     "emulator",
+    "migrate",
     "plugin",
     "provider",
     "sdk",
