@@ -28,13 +28,13 @@ export interface RequestFigures {
 }
 
 /**
- * The import id of each kind, from the id the state holds (docs/reference.md, "Import ids"): a configuration's
+ * The import id of each kind (docs/reference.md, "Import ids"), which is the id the state holds: a configuration's
  * name, a task's `task-` id, an association's workspace and `wstask-` id.
  */
-export const IMPORT_IDS: Record<ResourceKind, { form: string; of(id: string): string }> = {
-  SnapshotAutoConfig: { form: "its name", of: (id) => id },
-  RunTask: { form: "its `task-` id", of: (id) => id },
-  WorkspaceRunTask: { form: "`<workspace-id>/<wstask-id>`", of: (id) => `${BENCH_WORKSPACE}/${id}` },
+export const IMPORT_IDS: Record<ResourceKind, { form: string }> = {
+  SnapshotAutoConfig: { form: "its name" },
+  RunTask: { form: "its `task-` id" },
+  WorkspaceRunTask: { form: "`<workspace-id>/<wstask-id>`" },
 };
 
 /** Both routes' requests per operation. */
@@ -98,7 +98,7 @@ export async function requestsPerOperation(setting: Setting, variant: "dynamic" 
     await count("refresh", () => stack.refresh(variant, program(true, false)));
     if (importing) {
       const ids = stack.ids();
-      const imports = program(true, false).map((r) => ({ type: PLUGIN_TOKENS[r.kind], name: r.name, id: IMPORT_IDS[r.kind].of(ids[r.name]) }));
+      const imports = program(true, false).map((r) => ({ type: PLUGIN_TOKENS[r.kind], name: r.name, id: ids[r.name] }));
       await count("import", () => importing.import(imports));
     }
     await count("adopt", () => adopting.up(variant, program(true, true)));
