@@ -10,6 +10,7 @@
  *
  * Each of these measures one section alone, prints it, and writes it, dated (the commit and the load with it), into
  * latest.json and the page in place of the one they had, the rest kept; with --quick, at the quick sizes, printed only:
+ *   -- --mixed                       the comparison on the mixed program
  *   -- --proxy [n] [rounds]          up, no-op up and destroy through an authenticating proxy against direct, paired
  *   -- --requests                    requests per operation
  *   -- --startup                     start-up
@@ -32,6 +33,7 @@ import {
   renderComparison,
   renderExecutables,
   renderListing,
+  renderMixed,
   renderProxyComparison,
   renderReport,
   renderRequests,
@@ -84,6 +86,14 @@ const SECTIONS: Record<
   string,
   { measure(s: Setting, size: Size, args: string[]): Promise<Partial<BenchResults>>; print(r: Partial<BenchResults>): string[] }
 > = {
+  "--mixed": {
+    measure: async (s, size) => {
+      const measurement = measuring();
+      const figures = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
+      return { mixed: { ...figures, measured: measurement.end() } };
+    },
+    print: (r) => renderMixed(r.mixed!),
+  },
   "--proxy": {
     measure: async (s, size, [n, rounds]) => ({
       proxy: await compareThroughProxy(s, { resources: n ? Number(n) : size.proxy.resources, rounds: rounds ? Number(rounds) : size.proxy.rounds }),
