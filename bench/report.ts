@@ -133,7 +133,7 @@ export function renderMixed(mixed: BenchResults["mixed"]): string[] {
 function measuredAlone(r: BenchResults): string[] {
   const day = r.date.slice(0, 10);
   const named: [string, Measured | undefined][] = [
-    ["the mixed program's comparison (in [ours against the engine's floor](#ours-against-the-engines-floor))", r.mixed.measured],
+    ["[the mixed program's comparison](#ours-against-the-engines-floor)", r.mixed.measured],
     ["[through a proxy](#through-a-proxy)", r.proxy?.measured],
     ["[requests per operation](#requests-per-operation)", r.requests.measured],
     ["[start-up](#start-up)", r.startup.measured],
