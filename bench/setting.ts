@@ -81,11 +81,17 @@ export function measuring(): { start: number[]; end(): Measured } {
   return { start, end: () => ({ date, ...(commit ? { commit } : {}), loadAverage: { start, end: loadAverage() } }) };
 }
 
-/** The repository's commit, short, with `+` where the working tree differs from it; undefined outside a git clone. */
+/**
+ * The repository's commit, short, with `+` where the working tree differs from it (bar the results and the page, which
+ * a section measured before this one may have written); undefined outside a git clone.
+ */
 function currentCommit(): string | undefined {
   const cwd = repositoryRoot(__dirname);
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" });
   if (head.status !== 0) return undefined;
-  const changed = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd, encoding: "utf8" });
+  const changed = spawnSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results", ":!docs/benchmarks.md"], {
+    cwd,
+    encoding: "utf8",
+  });
   return `${head.stdout.trim()}${changed.stdout.trim() ? "+" : ""}`;
 }
