@@ -60,7 +60,7 @@ const SIZES = {
     startupRuns: 9,
     listing: 10_000,
     executables: { runs: 15, resources: 200, rounds: 5 },
-    proxy: { resources: 100, rounds: 4 },
+    proxy: { resources: 100, rounds: 6 },
   },
   quick: {
     resources: 20,
