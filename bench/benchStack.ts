@@ -79,6 +79,17 @@ export class BenchStack {
     return this.run({ op: "refresh", variant, resources, options });
   }
 
+  /** `pulumi import` of objects by the provider plugins' tokens, as a user brings in what exists already. */
+  import(imports: NonNullable<CommandRequest["imports"]>, options: Record<string, unknown> = {}): Promise<CommandFigures> {
+    return this.run({ op: "import", variant: "plugin", resources: [], options, imports });
+  }
+
+  /** The id of each resource of the state, by its name. */
+  ids(): Record<string, string> {
+    const resources: { urn: string; id?: string }[] = JSON.parse(readFileSync(this.stateFile, "utf8")).checkpoint?.latest?.resources ?? [];
+    return Object.fromEntries(resources.filter((r) => r.id).map((r) => [r.urn.slice(r.urn.lastIndexOf("::") + 2), r.id!]));
+  }
+
   /** Bytes of the stack's state file. */
   stateBytes(): number {
     return statSync(this.stateFile).size;
@@ -100,7 +111,7 @@ export class BenchStack {
     rmSync(this.programDir, { recursive: true, force: true });
   }
 
-  private async run(what: Pick<CommandRequest, "op" | "variant" | "resources" | "options">): Promise<CommandFigures> {
+  private async run(what: Pick<CommandRequest, "op" | "variant" | "resources" | "options" | "imports">): Promise<CommandFigures> {
     const request: CommandRequest = { ...what, project: this.projectName, stack: "dev", config: this.configured ? undefined : this.config };
     const file = join(this.work, `request-${++this.requests}.json`);
     writeFileSync(file, JSON.stringify(request));

@@ -9,7 +9,7 @@ import { BenchStack } from "./benchStack";
 import { round2, PHASES, type Phase } from "./engineComparison";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import { mixed, type ResourceDescription } from "./programs";
-import { benchConfig, EMULATOR_OPTIONS, loadAverage, median, PARALLEL, type Setting } from "./setting";
+import { benchConfig, EMULATOR_OPTIONS, measuring, median, PARALLEL, type Measured, type Setting } from "./setting";
 import { Plugin } from "./startup";
 
 /**
@@ -18,8 +18,8 @@ import { Plugin } from "./startup";
  * alternating, so that both see the machine in the same state; the ratios are the executable's over the script's.
  */
 export interface ExecutableFigures {
-  /** When, and under what load (1, 5 and 15 minutes, at the start and the end): `--executables` runs alone. */
-  measured: { date: string; loadAverage: { start: number[]; end: number[] } };
+  /** When, on what code, and under what load: `--executables` runs alone. */
+  measured: Measured;
   /** Medians of `runs` starts of `pulumi-resource-runtask`, from the process's start to its first answer (GetPluginInfo). */
   startup: { runs: number; executableMs: number; scriptMs: number; ratio: number };
   /** `up`, a no-op `up` and `destroy` of `resources` resources of both plugins through the engine, `rounds` rounds. */
@@ -112,8 +112,7 @@ async function executablesIn(dir: string): Promise<{ plugin: string; archive: st
 
 export async function executables(setting: Setting, size: { runs: number; resources: number; rounds: number }): Promise<ExecutableFigures> {
   const work = mkdtempSync(join(tmpdir(), "bench-executables-"));
-  const date = new Date().toISOString();
-  const loadAtStart = loadAverage();
+  const measurement = measuring();
   try {
     log("the plugins' executables (npm run plugins)");
     const built = await executablesIn(join(work, "bin"));
@@ -160,7 +159,7 @@ export async function executables(setting: Setting, size: { runs: number; resour
     const executableMs = Math.round(median(starts.executable));
     const scriptMs = Math.round(median(starts.script));
     return {
-      measured: { date, loadAverage: { start: loadAtStart, end: loadAverage() } },
+      measured: measurement.end(),
       startup: { runs: size.runs, executableMs, scriptMs, ratio: round2(median(starts.executable) / median(starts.script)) },
       engine: {
         resources: size.resources,

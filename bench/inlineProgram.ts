@@ -12,7 +12,7 @@ import { childrenCpuMsOf } from "./processTree";
 import { PLUGIN_TOKENS, type ResourceDescription, type Variant } from "./programs";
 
 export interface CommandRequest {
-  op: "up" | "destroy" | "refresh";
+  op: "up" | "destroy" | "refresh" | "import";
   project: string;
   stack: string;
   /** The stack's config, set before the command when given. */
@@ -21,6 +21,8 @@ export interface CommandRequest {
   resources: ResourceDescription[];
   /** Options of the Automation API's command (`parallel`, ...). */
   options: Record<string, unknown>;
+  /** For `import`: the objects `pulumi import` brings in, by the provider plugins' tokens (the program is not run). */
+  imports?: { type: string; name: string; id: string }[];
 }
 
 export interface CommandResult {
@@ -81,7 +83,9 @@ async function main(): Promise<void> {
         ? (await stack.up(options)).summary
         : request.op === "destroy"
           ? (await stack.destroy(options)).summary
-          : (await stack.refresh(options)).summary;
+          : request.op === "import"
+            ? (await stack.import({ ...options, resources: request.imports, generateCode: false, protect: false })).summary
+            : (await stack.refresh(options)).summary;
     result.changes = (summary.resourceChanges ?? {}) as Record<string, number>;
   } catch (err) {
     Object.assign(result, { ok: false, error: err instanceof Error ? err.message : String(err) });

@@ -2,9 +2,11 @@ import { startEmulator } from "../emulator";
 import { DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/access";
 import { closeSharedDispatchers } from "../provider/http/dispatcher";
 import { runTaskEndpoints } from "../provider/services/runtask/endpoints";
-import { LATENCY_MS } from "./setting";
+import { LATENCY_MS, type Measured } from "./setting";
 
 export interface ListingFigures {
+  /** Where the section was measured on its own (with the provider's own work), when and on what code. */
+  measured?: Measured;
   tasks: number;
   requests: number;
   ms: number;

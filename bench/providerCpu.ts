@@ -1,6 +1,9 @@
 import { providers } from "../provider";
+import type { Measured } from "./setting";
 
 export interface ProviderCpuFigures {
+  /** Where it was measured on its own (with the listing), when and on what code. */
+  measured?: Measured;
   /** Microseconds of CPU per check + diff of one resource, in process, per resource type. */
   checkAndDiffMicros: Record<string, number>;
 }

@@ -35,8 +35,10 @@ export interface ProxyProcess {
   /** The same without credentials. */
   origin: string;
   counts(): Promise<ProxyCounts>;
-  /** Counts from zero again; returns those before. */
+  /** Counts from zero again (the answer holds the counts just after: zero). */
   reset(): Promise<ProxyCounts>;
+  /** CPU milliseconds the proxy process has used so far (user and system): what forwarding cost it. */
+  cpuMs(): Promise<number>;
   /** Ends the process at once (SIGKILL): every connection through it is cut, as when a proxy crashes. */
   kill(): Promise<void>;
   /** Starts it again on the same port with the same options (after `kill`). */
@@ -44,7 +46,7 @@ export interface ProxyProcess {
   close(): Promise<void>;
 }
 
-type Answer = { id: number; port?: number; counts?: ProxyCounts };
+type Answer = { id: number; port?: number; counts?: ProxyCounts; cpuMs?: number };
 
 export async function startProxyProcess(options: ProxyProcessOptions = {}): Promise<ProxyProcess> {
   const main = join(repositoryRoot(__dirname), "bench/proxyProcessMain.mjs");
@@ -65,9 +67,9 @@ export async function startProxyProcess(options: ProxyProcessOptions = {}): Prom
   };
   const port = await launch(options.port);
   const ask = (kind: "counts" | "reset") =>
-    new Promise<ProxyCounts>((resolve) => {
+    new Promise<Answer>((resolve) => {
       const id = nextId++;
-      pending.set(id, (answer) => resolve(answer.counts!));
+      pending.set(id, resolve);
       child.send({ id, kind });
     });
   const scheme = options.tls ? "https" : "http";
@@ -76,8 +78,9 @@ export async function startProxyProcess(options: ProxyProcessOptions = {}): Prom
     port,
     url: `${scheme}://${credentials}127.0.0.1:${port}`,
     origin: `${scheme}://127.0.0.1:${port}`,
-    counts: () => ask("counts"),
-    reset: () => ask("reset"),
+    counts: async () => (await ask("counts")).counts!,
+    reset: async () => (await ask("reset")).counts!,
+    cpuMs: async () => (await ask("counts")).cpuMs!,
     kill: () => stop(child, "SIGKILL"),
     restart: async () => {
       await stop(child, "SIGKILL");

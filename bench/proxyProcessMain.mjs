@@ -1,7 +1,7 @@
 /**
  * The proxy process's entry (see proxyProcess.ts): the npm `proxy` package (an HTTP proxy: CONNECT tunnels and
  * forwarded absolute-URI requests), with Basic authentication, over HTTP or TLS, answering over IPC with what it
- * served. ESM, as the `proxy` package is. Options, as JSON in the first argument:
+ * served and the CPU it has used. ESM, as the `proxy` package is. Options, as JSON in the first argument:
  *
  * - `port`: the port to listen on (127.0.0.1), 0 for a free one;
  * - `auth`: `{ user, password }` the proxy requires, else none;
@@ -71,7 +71,8 @@ function bump(table, key) {
 server.listen(options.port ?? 0, "127.0.0.1", () => {
   process.on("message", (request) => {
     if (request.kind === "reset") for (const key of Object.keys(counts)) counts[key] = typeof counts[key] === "number" ? 0 : {};
-    process.send({ id: request.id, counts });
+    const cpu = process.cpuUsage();
+    process.send({ id: request.id, counts, cpuMs: (cpu.user + cpu.system) / 1000 });
   });
   // Never outlive the process that started it.
   process.on("disconnect", () => process.exit(0));

@@ -5,10 +5,10 @@ import type { FloorRow } from "./floor";
 import type { ListingFigures } from "./listing";
 import type { CpuByRole } from "./processTree";
 import type { ProviderCpuFigures } from "./providerCpu";
-import { PROXY_VARIANTS, type ProxyComparison } from "./proxyComparison";
+import { PROXY_ROUTES, type ProxyComparison, type ProxyPhaseSummary } from "./proxyComparison";
 import type { ResourceKind } from "./programs";
-import type { RequestCounts } from "./requestsPerOperation";
-import { median } from "./setting";
+import { IMPORT_IDS, type RequestCounts, type RequestFigures } from "./requestsPerOperation";
+import { median, type Measured } from "./setting";
 import type { StartupFigures } from "./startup";
 
 export interface BenchResults {
@@ -25,12 +25,13 @@ export interface BenchResults {
     loadAverage: { start: number[]; end: number[] };
   };
   comparison: EngineComparison;
-  mixed: EngineComparison;
+  /** `measured` where it was measured on its own. */
+  mixed: EngineComparison & { measured?: Measured };
   /** Through an authenticating proxy against direct (absent from runs before it was measured). */
   proxy?: ProxyComparison;
   floor: FloorRow[];
   engineProfile?: EngineProfile;
-  requests: Record<"dynamic" | "plugin", Record<ResourceKind, RequestCounts>>;
+  requests: RequestFigures;
   startup: StartupFigures;
   /** Absent from results written before the executables existed. */
   executables?: ExecutableFigures;
@@ -45,39 +46,43 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 /**
  * Requests the Terraform providers make for the same operations, counted from their source: a plan refreshes
  * every resource (one read each) even when nothing changed; the snapshot resource re-reads after every write; the
- * workspace run task create reads the task and the workspace before its POST.
+ * workspace run task create reads the task and the workspace before its POST. Terraform has no adopt: its way to
+ * take over an object is import, which ends with the resource's Read (the plugin framework's documentation: "The Read
+ * method is also executed after resource import").
  */
-const TERRAFORM: Record<ResourceKind, RequestCounts & { source: string }> = {
+const TERRAFORM: Record<ResourceKind, Partial<RequestCounts> & { source: string }> = {
   SnapshotAutoConfig: {
     create: 2,
     noOpUp: 1,
     update: 2,
     refresh: 1,
-    adopt: 1,
+    import: 1,
     delete: 1,
-    source: "terraform-provider-vault raft_snapshot_agent_config: PUT then GET; import = GET",
+    source: "terraform-provider-vault raft_snapshot_agent_config: PUT then GET; import takes the name as the id, then its Read GETs",
   },
   RunTask: {
     create: 1,
     noOpUp: 1,
     update: 1,
     refresh: 1,
-    adopt: 1,
+    import: 2,
     delete: 1,
-    source: "terraform-provider-tfe organization_run_task: POST; PATCH; import pages the task list (1 page here)",
+    source: "terraform-provider-tfe organization_run_task: POST; PATCH; import pages the task list (1 page here), then its Read GETs the task",
   },
   WorkspaceRunTask: {
     create: 3,
     noOpUp: 1,
     update: 1,
     refresh: 1,
-    adopt: 3,
+    import: 4,
     delete: 1,
-    source: "terraform-provider-tfe workspace_run_task: GET task, GET workspace, POST; import resolves task, workspace, list",
+    source:
+      "terraform-provider-tfe workspace_run_task: GET task, GET workspace, POST; import resolves the task (its list), the workspace, the " +
+      "workspace's list, then its Read GETs the association",
   },
 };
 
-const OPS: (keyof RequestCounts)[] = ["create", "noOpUp", "update", "refresh", "adopt", "delete"];
+const OPS: (keyof RequestCounts)[] = ["create", "noOpUp", "update", "refresh", "adopt", "import", "delete"];
 
 export function renderReport(r: BenchResults): string {
   const c = r.comparison;
@@ -90,45 +95,96 @@ export function renderReport(r: BenchResults): string {
     "ratios, measured in interleaved rounds, are the figures to compare.",
     "",
   );
+  const alone = measuredAlone(r);
+  if (alone.length) {
+    lines.push(
+      `Measured on their own since, each on the code of its day, and saying when, on what commit and under what load: ${alone.join(", ")}.`,
+      "",
+    );
+  }
   lines.push(...whatToExpect(r), ...method(r), "## Ours against the engine's floor", "", ...renderComparison(c), "");
-  lines.push(
-    `The same on a mixed program (${r.mixed.resources} resources: a third each of snapshot configurations, run tasks, and attachments of`,
-    `those tasks; both packages, so two plugin processes for the provider plugins; ${r.mixed.rounds} round):`,
-    "",
-    ...ratioTable(r.mixed),
-    "",
-    r.mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
-  );
-  if (r.proxy) lines.push("## Through a proxy", "", ...renderProxyComparison(r.proxy), "");
+  lines.push(...renderMixed(r.mixed));
+  if (r.proxy) lines.push(...renderProxyComparison(r.proxy), "");
   lines.push(
     ...floorSection(r),
-    ...requestsSection(r),
-    ...startupSection(r),
+    ...renderRequests(r.requests, r.date),
+    ...renderStartup(r.startup),
     ...(r.executables ? renderExecutables(r.executables) : []),
     ...stateSection(r),
-    ...listingSection(r),
+    ...renderListing(r.listing, r.providerCpu),
   );
   return lines.join("\n");
 }
 
-/** Each route through an authenticating proxy against direct, in the same run. */
+/** The comparison on the mixed program. */
+export function renderMixed(mixed: BenchResults["mixed"]): string[] {
+  return [
+    `The same on a mixed program (${mixed.resources} resources: a third each of snapshot configurations, run tasks, and attachments of`,
+    `those tasks; both packages, so two plugin processes for the provider plugins; ${mixed.rounds} round${mixed.rounds === 1 ? "" : "s"}):`,
+    ...(mixed.measured ? [measuredLine(mixed.measured)] : []),
+    "",
+    ...ratioTable(mixed),
+    "",
+    mixed.rounds === 1 ? "One run of each: a wall time here is one command's, moved by whatever else ran then; read the CPU ratios.\n" : "",
+  ];
+}
+
+/** The sections of the page measured on their own, after the full run. */
+function measuredAlone(r: BenchResults): string[] {
+  const day = r.date.slice(0, 10);
+  const named: [string, Measured | undefined][] = [
+    ["[the mixed program's comparison](#ours-against-the-engines-floor)", r.mixed.measured],
+    ["[through a proxy](#through-a-proxy)", r.proxy?.measured],
+    ["[requests per operation](#requests-per-operation)", r.requests.measured],
+    ["[start-up](#start-up)", r.startup.measured],
+    ["[the plugins' executables](#the-plugins-executables)", r.executables?.measured],
+    ["[listing, and the provider's own work](#listing-and-the-providers-own-work)", r.listing.measured],
+  ];
+  return named.filter(([, m]) => m && m.date.slice(0, 10) !== day).map(([name, m]) => `${name} (${m!.date.slice(0, 10)})`);
+}
+
+/** When a section measured on its own was measured, on what commit, and under what load. */
+function measuredLine(m: Measured): string {
+  const on = m.commit ? ` on commit ${m.commit}` : "";
+  return `Measured ${m.date.slice(0, 10)}${on}, load average ${m.loadAverage.start.join(", ")} at the start, ${m.loadAverage.end.join(", ")} at the end.`;
+}
+
+/** Each route through an authenticating proxy against direct, the two paired command by command. */
 export function renderProxyComparison(p: ProxyComparison): string[] {
   const name = { dynamic: "dynamic", plugin: "provider plugins" } as const;
+  const range = (x: ProxyPhaseSummary) => x.msRatioRange.map((v) => v.toFixed(2)).join("–");
+  const up = p.phases.up;
   const lines = [
-    `The mixed program (${p.resources} resources, both services) with \`SERVICE_PROXY_ADDR\` and \`RUNTASK_PROXY_ADDR\` naming an`,
-    "HTTP proxy with Basic authentication (the npm `proxy` package, a process of its own) that forwards every request, against",
-    `the same direct, in ${p.rounds} round${p.rounds === 1 ? "" : "s"} alternating which goes first; a ratio is the median of the rounds' ratios.`,
+    "## Through a proxy",
     "",
-    "| phase | route | direct (s) | through the proxy (s) | through / direct |",
-    "|---|---|---|---|---|",
+    `- **An \`up\` through an authenticating proxy took ${up.dynamic.msRatio.toFixed(2)}× the time of the same \`up\` without one with the dynamic`,
+    `  resources, ${up.plugin.msRatio.toFixed(2)}× with the provider plugins** (${p.resources} resources, the medians of ${p.rounds} paired rounds, whose`,
+    `  ratios ranged ${range(up.dynamic)} and ${range(up.plugin)}); the CPU of the command's processes and the proxy's together,`,
+    `  ${up.dynamic.withProxyCpuRatio.toFixed(2)}× and ${up.plugin.withProxyCpuRatio.toFixed(2)}× that of the command's without one.`,
+    "",
+    `The mixed program (${p.resources} resources, both services) with \`SERVICE_PROXY_ADDR\` and \`RUNTASK_PROXY_ADDR\` naming an HTTP proxy with`,
+    "Basic authentication (the npm `proxy` package, a process of its own), against the same program without them. Each",
+    "round takes, for each route, a stack of each way through the engine a command at a time, the two one after the other",
+    "(which goes first alternating from round to round), each against an emulator process of its own, so that each pair",
+    "meets the machine in nearly the same state; a ratio is the median of the rounds' ratios, through the proxy over",
+    "direct. The emulator is on loopback, addressed over HTTP, so the proxy reads and forwards every request, the heavier",
+    "of its two ways (to an `https://` service it opens a tunnel per connection and forwards bytes). The CPU is the",
+    "kernel's count of the command's processes (the CLI, the program, the plugins), the proxy process's added on the",
+    "proxied side.",
+    measuredLine(p.measured),
+    "",
+    "| phase | route | direct (s) | through the proxy (s) | through / direct | the rounds' ratios | CPU with the proxy's: through / direct | the proxy's CPU (s) | requests forwarded |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const phase of PHASES) {
-    for (const route of PROXY_VARIANTS) {
-      const { direct, proxied } = p.ms[phase][route];
-      lines.push(`| ${PHASE_NAMES[phase]} | ${name[route]} | ${s1(direct)} | ${s1(proxied)} | **${p.ratios[phase][route].toFixed(2)}** |`);
+    for (const route of PROXY_ROUTES) {
+      const x = p.phases[phase][route];
+      lines.push(
+        `| ${PHASE_NAMES[phase]} | ${name[route]} | ${s1(x.ms.direct)} | ${s1(x.ms.proxied)} | **${x.msRatio.toFixed(2)}** | ${range(x)} | ` +
+          `${x.withProxyCpuRatio.toFixed(2)} | ${s1(x.proxyCpuMs)} | ${x.forwarded} |`,
+      );
     }
   }
-  lines.push("", `Requests the proxy forwarded in a round: ${PROXY_VARIANTS.map((r) => `${name[r]} ${p.forwarded[r]}`).join(", ")}.`);
   return lines;
 }
 
@@ -194,9 +250,11 @@ function method(r: BenchResults): string[] {
     "",
     `\`npm run bench\` runs everything (the sizes of this page; ${Math.round(r.minutes)} minutes here); \`npm run bench --`,
     "--quick` a smaller run in a few minutes that writes `bench/results/quick.*` and leaves this page alone;",
-    "`-- --compare [program] [resources] [rounds]` the comparison alone; `-- --floor <resources>...` the floor alone;",
-    "`-- --proxy [resources] [rounds]` the comparison through a proxy alone;",
-    "`-- --render` this page again from `bench/results/latest.json`.",
+    "`-- --compare [program] [resources] [rounds]` the comparison alone; `-- --floor <resources>...` the floor alone (both",
+    "printed). `-- --mixed` (the mixed program's comparison), `-- --proxy [resources] [rounds]`, `-- --requests`,",
+    "`-- --startup`, `-- --executables` and `-- --listing` each measure one section alone and write it, dated, into",
+    "`bench/results/latest.json` and this page, keeping the rest (with `--quick` as well: smaller, printed only);",
+    "`-- --render` writes this page again from `bench/results/latest.json`.",
     "",
   ];
 }
@@ -315,18 +373,24 @@ function floorSection(r: BenchResults): string[] {
   return lines;
 }
 
-function requestsSection(r: BenchResults): string[] {
+/** Requests per operation; `runDate`, the full run's, is theirs where they were not measured alone. */
+export function renderRequests(x: RequestFigures, runDate: string): string[] {
   const lines = [
     "## Requests per operation",
     "",
     "Through the engine, one resource of each kind in one stack, each command's requests counted at the emulator by",
-    "route; dynamic resources / provider plugins, then Terraform's count for the same operation:",
+    "route; dynamic resources / provider plugins, then Terraform's count for the same operation where it has one.",
+    x.measured ? measuredLine(x.measured) : `Measured ${runDate.slice(0, 10)}, in the full run.`,
     "",
     `| resource | ${OPS.join(" | ")} |`,
     `|---|${OPS.map(() => "---").join("|")}|`,
   ];
+  const count = (n: number | undefined) => (n === undefined ? "—" : String(n));
   for (const kind of Object.keys(TERRAFORM) as ResourceKind[]) {
-    const cell = (op: keyof RequestCounts) => `${r.requests.dynamic[kind][op]} / ${r.requests.plugin[kind][op]} (Terraform ${TERRAFORM[kind][op]})`;
+    const cell = (op: keyof RequestCounts) => {
+      const terraform = TERRAFORM[kind][op];
+      return `${count(x.dynamic[kind][op])} / ${count(x.plugin[kind][op])}${terraform === undefined ? "" : ` (Terraform ${terraform})`}`;
+    };
     lines.push(`| ${kind} | ${OPS.map(cell).join(" | ")} |`);
   }
   lines.push("", "Terraform counts, from the providers' source:", "");
@@ -335,20 +399,28 @@ function requestsSection(r: BenchResults): string[] {
     "",
     "A no-op `up` makes no request: `diff` compares the program with the state, and the engine refreshes only on",
     "`pulumi refresh` (or `up --refresh`). A snapshot configuration's create reads first, so that an existing",
-    "configuration is never overwritten silently. The emulator answers an attachment's create with 204 and no body,",
-    "as the spec says, so the provider lists the workspace's attachments to learn the new one's id. Adoption is an",
-    "`up` with `adopt: true` from a state that has never seen the objects: its check reads the object to say what the",
-    "create will take over (a notice the CLI shows, in a preview too), then the create reads it and writes it once.",
+    "configuration is never overwritten silently. An attachment's create lists the workspace's attachments before its",
+    "POST, so that the one it makes is told from those of its task already there; the emulator answers the POST with 204",
+    "and no body, as the spec says, so the provider lists them again to learn the new one's id. Adoption is an `up`",
+    "with `adopt: true` from a state that has never seen the objects: its check reads the object to say what the create",
+    "will take over (a notice the CLI shows, in a preview too), then the create reads it and writes it once.",
+    `An import is \`pulumi import\` through the provider plugins (the engine cannot read a dynamic resource by its id,`,
+    `pulumi/pulumi#16175), each by one of its id forms: ${Object.entries(IMPORT_IDS)
+      .map(([kind, id]) => `${kind === "SnapshotAutoConfig" ? "a configuration" : kind === "RunTask" ? "a task" : "an attachment"} by ${id.form}`)
+      .join(", ")}: a task's organization,`,
+    "which the spec gives only as an id while tasks are made and listed under the organization's name, is found by the",
+    "task list that holds it.",
     "",
   );
   return lines;
 }
 
-function startupSection(r: BenchResults): string[] {
-  const { check, create, createFirstCommand: cold, plugin, runs } = r.startup;
+export function renderStartup(x: StartupFigures): string[] {
+  const { check, create, createFirstCommand: cold, plugin, runs } = x;
   return [
     "## Start-up",
     "",
+    ...(x.measured ? [measuredLine(x.measured), ""] : []),
     `Each plugin started as the engine starts it (found on PATH, the engine's address as its argument, its port read`,
     `from its stdout) and driven over gRPC to its first answers; median of ${runs} runs each, the null provider's and ours`,
     "alternating. What our code adds (loading it and running it first) is the difference of the medians from the",
@@ -381,7 +453,7 @@ export function renderExecutables(x: ExecutableFigures): string[] {
     "round takes a stack of each through the engine a command at a time, the two one after the other; the wall-time",
     "ratio is the median of the rounds' ratios. The plugins' share of a command is small, and a shared machine moves",
     "its wall time more than they can: the CPU rows say what the executables change.",
-    `Measured ${x.measured.date.slice(0, 10)}, load average ${x.measured.loadAverage.start.join(", ")} at the start, ${x.measured.loadAverage.end.join(", ")} at the end.`,
+    measuredLine(x.measured),
     "",
     "| what | executable | script | ratio |",
     "|---|---|---|---|",
@@ -425,15 +497,18 @@ function stateSection(r: BenchResults): string[] {
   ];
 }
 
-function listingSection(r: BenchResults): string[] {
-  const cpu = Object.entries(r.providerCpu.checkAndDiffMicros)
+export function renderListing(listing: ListingFigures, providerCpu: ProviderCpuFigures): string[] {
+  const cpu = Object.entries(providerCpu.checkAndDiffMicros)
     .map(([k, v]) => `${k} ${v} µs`)
     .join(", ");
+  const dated = (m?: Measured) => (m ? [measuredLine(m), ""] : []);
   return [
     "## Listing, and the provider's own work",
     "",
-    `\`listRunTasks\` over ${r.listing.tasks} tasks: ${r.listing.requests} requests (page size 100), ${r.listing.ms} ms with ${r.listing.latencyMs} ms per request.`,
+    ...dated(listing.measured),
+    `\`listRunTasks\` over ${listing.tasks} tasks: ${listing.requests} requests (page size 100), ${listing.ms} ms with ${listing.latencyMs} ms per request.`,
     "",
+    ...(providerCpu.measured?.date !== listing.measured?.date ? dated(providerCpu.measured) : []),
     `Check plus diff of one resource in process, without the plugin or the network: ${cpu}.`,
     "",
   ];

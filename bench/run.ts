@@ -7,12 +7,18 @@
  *   -- --render                      the page again from bench/results/latest.json
  *   -- --compare [program] [n] [rounds]   the comparison alone ("run tasks" or "mixed"), printed
  *   -- --floor <n>...                the null provider's floor at these sizes alone, printed
- *   -- --proxy [n] [rounds]          up, no-op up and destroy through an authenticating proxy against direct, printed
- *   -- --executables                the plugins' standalone executables against their scripts alone, printed and
- *                                    written into latest.json and the page as a section of its own
+ *
+ * Each of these measures one section alone, prints it, and writes it, dated (the commit and the load with it), into
+ * latest.json and the page in place of the one they had, the rest kept; with --quick, at the quick sizes, printed only:
+ *   -- --mixed                       the comparison on the mixed program
+ *   -- --proxy [n] [rounds]          up, no-op up and destroy through an authenticating proxy against direct, paired
+ *   -- --requests                    requests per operation
+ *   -- --startup                     start-up
+ *   -- --executables                 the plugins' standalone executables against their scripts
+ *   -- --listing                     listing, and the provider's own work
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { repositoryRoot } from "../toolchain/repository";
@@ -23,9 +29,19 @@ import { floor } from "./floor";
 import { listing } from "./listing";
 import { providerCpu } from "./providerCpu";
 import { compareThroughProxy } from "./proxyComparison";
-import { renderComparison, renderExecutables, renderProxyComparison, renderReport, type BenchResults } from "./report";
-import { requestsPerOperation } from "./requestsPerOperation";
-import { loadAverage, setting, type Setting } from "./setting";
+import {
+  renderComparison,
+  renderExecutables,
+  renderListing,
+  renderMixed,
+  renderProxyComparison,
+  renderReport,
+  renderRequests,
+  renderStartup,
+  type BenchResults,
+} from "./report";
+import { requestFigures } from "./requestsPerOperation";
+import { loadAverage, measuring, setting, type Setting } from "./setting";
 import { startup } from "./startup";
 
 const ROOT = repositoryRoot(__dirname);
@@ -44,7 +60,7 @@ const SIZES = {
     startupRuns: 9,
     listing: 10_000,
     executables: { runs: 15, resources: 200, rounds: 5 },
-    proxy: 99,
+    proxy: { resources: 100, rounds: 6 },
   },
   quick: {
     resources: 20,
@@ -55,7 +71,64 @@ const SIZES = {
     startupRuns: 3,
     listing: 1000,
     executables: { runs: 3, resources: 12, rounds: 1 },
-    proxy: 12,
+    proxy: { resources: 12, rounds: 1 },
+  },
+};
+
+type Size = (typeof SIZES)["full"];
+
+/**
+ * The sections measured alone (each is also in the full run): what it measures into the results, and how it prints.
+ * A section that dates itself (the proxy's, the executables') says when, on what commit and under what load; the
+ * others are dated here.
+ */
+const SECTIONS: Record<
+  string,
+  { measure(s: Setting, size: Size, args: string[]): Promise<Partial<BenchResults>>; print(r: Partial<BenchResults>): string[] }
+> = {
+  "--mixed": {
+    measure: async (s, size) => {
+      const measurement = measuring();
+      const figures = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
+      return { mixed: { ...figures, measured: measurement.end() } };
+    },
+    print: (r) => renderMixed(r.mixed!),
+  },
+  "--proxy": {
+    measure: async (s, size, [n, rounds]) => ({
+      proxy: await compareThroughProxy(s, { resources: n ? Number(n) : size.proxy.resources, rounds: rounds ? Number(rounds) : size.proxy.rounds }),
+    }),
+    print: (r) => renderProxyComparison(r.proxy!),
+  },
+  "--requests": {
+    measure: async (s) => {
+      const measurement = measuring();
+      const figures = await requestFigures(s);
+      return { requests: { ...figures, measured: measurement.end() } };
+    },
+    print: (r) => renderRequests(r.requests!, r.requests!.measured!.date),
+  },
+  "--startup": {
+    measure: async (s, size) => {
+      const measurement = measuring();
+      const figures = await startup(s, size.startupRuns);
+      return { startup: { ...figures, measured: measurement.end() } };
+    },
+    print: (r) => renderStartup(r.startup!),
+  },
+  "--executables": {
+    measure: async (s, size) => ({ executables: await executables(s, size.executables) }),
+    print: (r) => renderExecutables(r.executables!),
+  },
+  "--listing": {
+    measure: async (_s, size) => {
+      const measurement = measuring();
+      const list = await listing(size.listing);
+      const cpu = await providerCpu();
+      const measured = measurement.end();
+      return { listing: { ...list, measured }, providerCpu: { ...cpu, measured } };
+    },
+    print: (r) => renderListing(r.listing!, r.providerCpu!),
   },
 };
 
@@ -65,7 +138,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   const loadAtStart = loadAverage();
   log(`load average at the start: ${loadAtStart.join(", ")}`);
   log("requests per operation");
-  const requests = { dynamic: await requestsPerOperation(s, "dynamic"), plugin: await requestsPerOperation(s, "plugin") };
+  const requests = await requestFigures(s);
   log("start-up");
   const start = await startup(s, size.startupRuns);
   const standalone = await executables(s, size.executables);
@@ -75,7 +148,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   log(`the CLI's profile of an up of ${size.profile} resources of the null provider`);
   const profile = await engineProfile(s, size.profile);
   const mixed = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
-  const proxy = await compareThroughProxy(s, size.proxy, size.rounds, log);
+  const proxy = await compareThroughProxy(s, size.proxy);
   const comparison = await compareThroughEngine(s, "run tasks", size.resources, size.rounds, log);
   // The comparison's null runs are the floor's largest size, as users run it; only the experiment runs again.
   const known = new Map<number, Sequence>([[size.resources, { ...comparison.samples[comparison.samples.length - 1].null, stateBytes: 0 }]]);
@@ -111,7 +184,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   };
 }
 
-const FLAGS = ["--quick", "--render", "--compare", "--floor", "--proxy", "--executables"];
+const FLAGS = ["--quick", "--render", "--compare", "--floor", ...Object.keys(SECTIONS)];
 
 async function main(): Promise<void> {
   const unknown = args.filter((a) => a.startsWith("-") && !FLAGS.includes(a));
@@ -129,19 +202,17 @@ async function main(): Promise<void> {
       process.stdout.write(`${renderComparison(comparison).join("\n")}\n`);
       return;
     }
-    if (args.includes("--proxy")) {
-      const [n = "30", rounds = "1"] = after("--proxy");
-      process.stdout.write(`${renderProxyComparison(await compareThroughProxy(s, Number(n), Number(rounds), log)).join("\n")}\n`);
-      return;
-    }
-    if (args.includes("--executables")) {
+    const section = Object.keys(SECTIONS).find((flag) => args.includes(flag));
+    if (section) {
       const quick = args.includes("--quick");
-      const figures = await executables(s, SIZES[quick ? "quick" : "full"].executables);
-      process.stdout.write(`${renderExecutables(figures).join("\n")}\n`);
-      // A section of its own, dated: the full measurement's page takes it in place of the one it had.
+      const sectionArgs = after(section).filter((a) => !a.startsWith("-"));
+      const figures = await SECTIONS[section].measure(s, SIZES[quick ? "quick" : "full"], sectionArgs);
+      process.stdout.write(`${SECTIONS[section].print(figures).join("\n")}\n`);
+      // A section of its own, dated: the page takes it in place of the one it had.
       if (!quick) {
         const file = join(ROOT, "bench/results/latest.json");
-        const results = { ...(JSON.parse(readFileSync(file, "utf8")) as BenchResults), executables: figures };
+        if (!existsSync(file)) throw new Error("bench/results/latest.json is missing: a section alone is written into a full run's results");
+        const results = { ...(JSON.parse(readFileSync(file, "utf8")) as BenchResults), ...figures };
         writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
         writeFileSync(join(ROOT, "docs/benchmarks.md"), renderReport(results));
         log("wrote its section into bench/results/latest.json and docs/benchmarks.md");

@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { createConsumerProject, type ConsumerProject } from "../toolchain/consumerProject";
 import { ensurePulumiEngine, type PulumiEngine } from "../toolchain/pulumiEngine";
 import { DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, type EmulatorOptions } from "../emulator";
 import { installNullProvider } from "./nullProvider";
+import { repositoryRoot } from "../toolchain/repository";
 import { BENCH_WORKSPACE } from "./programs";
 
 /**
@@ -58,4 +60,38 @@ export function median(xs: number[]): number {
 /** The machine's load averages (1, 5 and 15 minutes), as `uptime` shows them. */
 export function loadAverage(): number[] {
   return loadavg().map((x) => Math.round(x * 100) / 100);
+}
+
+/**
+ * When a section measured on its own was measured, on what code, and under what load (1, 5 and 15 minutes, as it
+ * started and ended): the machine is shared, and such a section stands beside figures of another day.
+ */
+export interface Measured {
+  date: string;
+  /** The commit measured, `+` where the working tree differed from it; absent from sections written before it was kept. */
+  commit?: string;
+  loadAverage: { start: number[]; end: number[] };
+}
+
+/** Starts a measurement: the date, the commit and the load now (`start`); `end()` adds the load then. */
+export function measuring(): { start: number[]; end(): Measured } {
+  const date = new Date().toISOString();
+  const start = loadAverage();
+  const commit = currentCommit();
+  return { start, end: () => ({ date, ...(commit ? { commit } : {}), loadAverage: { start, end: loadAverage() } }) };
+}
+
+/**
+ * The repository's commit, short, with `+` where the working tree differs from it (bar the results and the page, which
+ * a section measured before this one may have written); undefined outside a git clone.
+ */
+function currentCommit(): string | undefined {
+  const cwd = repositoryRoot(__dirname);
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" });
+  if (head.status !== 0) return undefined;
+  const changed = spawnSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results", ":!docs/benchmarks.md"], {
+    cwd,
+    encoding: "utf8",
+  });
+  return `${head.stdout.trim()}${changed.stdout.trim() ? "+" : ""}`;
 }

@@ -10,9 +10,11 @@ import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { startEmulator } from "../emulator";
 import { NULL_PROVIDER_MODULE } from "./nullProvider";
-import { benchConfig, median, type Setting } from "./setting";
+import { benchConfig, median, type Measured, type Setting } from "./setting";
 
 export interface StartupFigures {
+  /** Where it was measured on its own, when, on what code and under what load. */
+  measured?: Measured;
   runs: number;
   /** Median milliseconds from the plugin's start to its first Check answered (what a preview waits for first). */
   check: StartupTimes;
