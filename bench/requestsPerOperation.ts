@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
-import { repositoryRoot } from "../toolchain/repository";
+import { nodejsLanguageHostOnPath } from "../toolchain/pulumiEngine";
 import { BenchStack } from "./benchStack";
 import { BENCH_WORKSPACE, PLUGIN_TOKENS, type ResourceDescription, type ResourceKind } from "./programs";
 import { benchConfig, EMULATOR_OPTIONS, type Measured, type Setting } from "./setting";
@@ -81,7 +81,7 @@ export async function requestsPerOperation(setting: Setting, variant: "dynamic" 
   const emulator = await startEmulator({ ...EMULATOR_OPTIONS, faults: undefined });
   const config = benchConfig(emulator.url);
   const stack = new BenchStack(setting.project, setting.engine, `requests-${variant}`, config);
-  const languageHost = variant === "plugin" ? nodejsLanguageHostDir() : undefined;
+  const languageHost = variant === "plugin" ? nodejsLanguageHostOnPath(mkdtempSync(join(tmpdir(), "bench-language-host-"))) : undefined;
   const importing =
     languageHost === undefined ? undefined : new BenchStack(setting.project, setting.engine, `requests-import-${variant}`, config, {}, languageHost);
   const adopting = new BenchStack(setting.project, setting.engine, `requests-adopt-${variant}`, config);
@@ -113,18 +113,6 @@ export async function requestsPerOperation(setting: Setting, variant: "dynamic" 
   return Object.fromEntries(
     KINDS.map((kind) => [kind, Object.fromEntries(Object.entries(counts).map(([op, c]) => [op, c[kind]])) as unknown as RequestCounts]),
   ) as Record<ResourceKind, RequestCounts>;
-}
-
-/**
- * A folder with a `pulumi-language-nodejs` for PATH: `pulumi import` starts the project's language host (it runs no
- * program), and the CLI built here has none; the tests' stand-in (the LanguageRuntime service the Automation API
- * serves an inline program with) does.
- */
-function nodejsLanguageHostDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "bench-language-host-"));
-  const script = join(repositoryRoot(__dirname), "test/support/engine/nodejsLanguageHost.js");
-  writeFileSync(join(dir, "pulumi-language-nodejs"), `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`, { mode: 0o755 });
-  return dir;
 }
 
 function byKind(emulator: Emulator): Record<ResourceKind, number> {

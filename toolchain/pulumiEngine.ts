@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { findPulumiCli } from "../automation/pulumiCli";
 import { repositoryRoot } from "./repository";
@@ -76,4 +76,15 @@ export function offlineEngineEnv(
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
   };
+}
+
+/**
+ * Puts in `dir` a `pulumi-language-nodejs` for PATH, and returns `dir`: `pulumi import` starts the project's language
+ * host though it runs no program, and the engine built here has none (nodejsLanguageHost.js stands in, on this Node).
+ */
+export function nodejsLanguageHostOnPath(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const script = join(repositoryRoot(), "toolchain/nodejsLanguageHost.js");
+  writeFileSync(join(dir, "pulumi-language-nodejs"), `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`, { mode: 0o755 });
+  return dir;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emulator } from "../../emulator";
@@ -6,6 +6,7 @@ import { RUNTASK_TOKEN } from "../support/emulatorStack";
 import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
 import { opsByName, type EngineStack } from "../support/engine/engineStack";
 import { AsTerraform, installPluginSdks, runCommand, type CommandRun } from "./support/asTerraform";
+import { nodejsLanguageHostOnPath } from "../../toolchain/pulumiEngine";
 
 /**
  * `pulumi-snapshot-runtask migrate terraform` through the real Pulumi engine, against the emulator, from states shaped
@@ -364,7 +365,7 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
     state = tf.state("tfe-0.65-vault-5.10.show.json", SECRETS);
     // A TypeScript project as its user has it: the plugins' SDKs installed, and the CLI with its Node.js language host.
     installPluginSdks(suite.project.dir, join(__dirname, "../.."));
-    const host = nodejsLanguageHostOnPath(work);
+    const host = nodejsLanguageHostOnPath(join(work, "language-host"));
     stack = suite.stack("yaml", "tf-show-ts", {
       config: {},
       env: { ...settingsEnv(emulator), PATH: `${host}${delimiter}${process.env.PATH ?? ""}` },
@@ -414,12 +415,3 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
     expectNoPlainSecret(SECRETS, stack, run);
   });
 });
-
-/** A folder with `pulumi-language-nodejs` (test/support/engine/nodejsLanguageHost.js, on this Node), for PATH. */
-function nodejsLanguageHostOnPath(dir: string): string {
-  const bin = join(dir, "language-host");
-  mkdirSync(bin, { recursive: true });
-  const script = join(__dirname, "../support/engine/nodejsLanguageHost.js");
-  writeFileSync(join(bin, "pulumi-language-nodejs"), `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`, { mode: 0o755 });
-  return bin;
-}

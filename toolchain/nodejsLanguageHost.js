@@ -1,4 +1,4 @@
-// `pulumi-language-nodejs` for the tests, where the CLI built here has none (the Go module proxy does not serve the
+// `pulumi-language-nodejs` for the tests and benchmarks, where the CLI built here has none (the Go module proxy does not serve the
 // Node.js language host): the same LanguageRuntime service the Automation API serves an inline program with
 // (@pulumi/pulumi's `LanguageServer`), started by the CLI as it starts the real host, for a `runtime: nodejs` project.
 // Run compiles the project's TypeScript as the real host does before running it (type-checked, demo/typescriptProgram's
@@ -51,7 +51,7 @@ async function runProject(dir) {
   const entry = pkg.main ?? "index.ts";
   if (entry.endsWith(".ts")) {
     // A program type-checked once is only transpiled again: the same text and settings, the same answer.
-    const { compileProgram } = require(path.join(__dirname, "../../../dist/demo/typescriptProgram.js"));
+    const { compileProgram } = require(path.join(__dirname, "../dist/demo/typescriptProgram.js"));
     const texts = [entry, "tsconfig.json"].map((f) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), "utf8") : ""));
     const checked = path.join(
       tmpdir(),
