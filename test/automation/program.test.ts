@@ -11,7 +11,8 @@ pulumi.runtime.setMocks(
   {
     newResource: (args) => {
       registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-      return { id: `${args.name}-id`, state: { ...args.inputs, name: args.inputs.name } };
+      // As the provider does: without a `name`, the object is named after the resource.
+      return { id: `${args.name}-id`, state: { ...args.inputs, name: args.inputs.name ?? args.name } };
     },
     call: () => ({}),
   },
@@ -70,10 +71,13 @@ describe("provisioningProgram under mocks", () => {
   });
 
   test("passes the description's arguments through, and attaches managed tasks by their id", () => {
-    expect(byName("nightly").inputs).toMatchObject({ name: "nightly", interval: "24h", retain: 7, storageType: "local", localMaxSpace: 1_000_000 });
+    expect(byName("nightly").inputs).toMatchObject({ interval: "24h", retain: 7, storageType: "local", localMaxSpace: 1_000_000 });
+    // No name in the description: none sent, the provider names the object after the resource (by its URN).
+    expect(byName("nightly").inputs.name).toBeUndefined();
+    expect(byName("nightly").inputs.__resourceUrn).toMatch(/::nightly$/);
     expect(byName("offsite").inputs.name).toBe("offsite-s3");
+    expect(byName("scanner").inputs.name).toBeUndefined();
     expect(byName("scanner").inputs).toMatchObject({
-      name: "scanner",
       url: "https://hooks.example.com/scan",
       global: { enabled: true, stages: ["pre_plan"] },
     });

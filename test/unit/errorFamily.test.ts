@@ -60,14 +60,14 @@ describe("one error family", () => {
     expect(other.has(new ServiceError({ ...call, status: 409 }), "conflict")).toBe(true);
   });
 
-  test("an error of the built provider bundle, a copy of its own, is one of the family here (npm run build first)", () => {
+  test("an error of the built provider bundle, a copy of its own, is one of the family here (npm run build first)", async () => {
     const bundled = require(join(REPO, "dist/provider/index.js")) as typeof import("../../provider");
-    let err: unknown;
-    try {
-      bundled.configure({ get: (key) => (key === "runtask:address" ? "runs.example.com" : undefined) });
-    } catch (e) {
-      err = e;
-    }
+    // A wrong setting fails the calls of its service's resources, before any request.
+    bundled.configure({ get: (key) => (key === "runtask:address" ? "runs.example.com" : undefined) });
+    const err = await bundled.providers.runTask.check({}, {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SnapshotRunTaskError);
     expect(hasCode(err, "invalid_setting")).toBe(true);
   });
