@@ -9,8 +9,9 @@ the one \`npm run engine\` builds (built on first use).
 
 Options:
   --keep         keep the stack's state and the emulator's data in .pulumi-demo/ (of the repository, or of the
-                 program's directory with --program), where the next run picks them up; without --keep a run
-                 destroys what it made and removes that folder
+                 program's directory with --program), where the next run picks them up (after a run that was
+                 killed while creating, it takes over what those creates made); without --keep a run destroys what
+                 it made and removes that folder
   --real         target the real services named by the environment instead of the emulator:
                    SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION,
                    DEMO_WORKSPACE_ID (the workspace to attach the run task to),

@@ -9,7 +9,7 @@ import { programNeeds } from "../../demo/programNeeds";
 import type { PulumiEngine } from "../../toolchain/pulumiEngine";
 import { readUserProgram, userStackConfig } from "../../demo/userProgram";
 import { stagedPulumiYaml } from "../../demo/yamlProject";
-import { clearEmptyMetadata, stackLocks } from "../../demo/stoppedRun";
+import { adoptable, clearEmptyMetadata, holderOf, pendingCreates, stackLocks } from "../../demo/stoppedRun";
 import { load } from "js-yaml";
 
 /** The demo's command line, how it finds its engine, and what it reads of a user's project before running it. */
@@ -261,5 +261,27 @@ describe("what a killed `pulumi` leaves in a kept file backend", () => {
     } finally {
       cli.kill();
     }
+  });
+
+  test("pending creates: those of the package's resources are taken over, unless another stack holds an object of the same identity", () => {
+    const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
+    const task = "pulumi-nodejs:dynamic/runtask:RunTask";
+    const pending = pendingCreates({
+      pending_operations: [
+        { type: "creating", resource: { urn: urn(task, "gate"), type: task, inputs: { organization: "acme", name: "gate" } } },
+        { type: "updating", resource: { urn: urn(task, "scanner"), type: task, inputs: {} } },
+        { type: "creating", resource: { urn: urn("random:index:RandomId", "id"), type: "random:index:RandomId", inputs: {} } },
+      ],
+    });
+    expect(pending.map((p) => [p.urn, adoptable(p)])).toEqual([
+      [urn(task, "gate"), true],
+      [urn("random:index:RandomId", "id"), false],
+    ]);
+    const other = (type: string, outputs: Record<string, unknown>) => ({ resources: [{ urn: "urn:pulumi:prod::p::x::y", type, outputs }] });
+    // Either route holds the task of that organization and name; another organization's, or an association, does not.
+    expect(holderOf(pending[0], other("runtask:index:RunTask", { organization: "acme", name: "gate" }))).toBe("urn:pulumi:prod::p::x::y");
+    expect(holderOf(pending[0], other(task, { organization: "beta", name: "gate" }))).toBeUndefined();
+    expect(holderOf(pending[0], other("runtask:index:WorkspaceRunTask", { organization: "acme", name: "gate" }))).toBeUndefined();
+    expect(pendingCreates({})).toEqual([]);
   });
 });
