@@ -17,6 +17,8 @@ Options:
                    DEMO_WORKSPACE_ID (the workspace to attach the run task to),
                    DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
                    DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
+  --latency <ms> hold each of the emulator's answers <ms> milliseconds once it has carried the request out, as
+                 a slow service does: time to try a Ctrl-C, or a kill, while a request is at the service
   --verbose      print the Pulumi CLI's own output as well
   --help         print this help
 
@@ -52,6 +54,8 @@ export interface RealServices {
 export interface DemoOptions {
   keep: boolean;
   verbose: boolean;
+  /** `--latency`: how long the emulator holds each answer once the request is carried out. */
+  latencyMs?: number;
   /** Present with `--real` (for the demo's own program). */
   real?: RealServices;
   /** Present with `--program`. */
@@ -73,6 +77,7 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       keep: { type: "boolean" },
       real: { type: "boolean" },
       verbose: { type: "boolean" },
+      latency: { type: "string" },
       program: { type: "string" },
       stack: { type: "string" },
       config: { type: "string", multiple: true },
@@ -85,12 +90,14 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
     const stray = (["stack", "config", "secret"] as const).filter((flag) => values[flag] !== undefined);
     if (stray.length > 0) throw new Error(`${stray.map((f) => `--${f}`).join(", ")} go with --program <dir>`);
   }
+  if (values.latency !== undefined && values.real) throw new Error("--latency slows the emulator, which --real does not use");
   const from = env.INIT_CWD ?? process.cwd();
   return {
     kind: "run",
     options: {
       keep: values.keep ?? false,
       verbose: values.verbose ?? false,
+      latencyMs: values.latency === undefined ? undefined : milliseconds(values.latency),
       real: values.real && values.program === undefined ? realServices(env) : undefined,
       program:
         values.program === undefined
@@ -106,6 +113,12 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
             },
     },
   };
+}
+
+/** The milliseconds of `--latency`. */
+function milliseconds(text: string): number {
+  if (!/^\d+$/.test(text)) throw new Error(`--latency takes milliseconds, a whole number, not "${text}"`);
+  return Number(text);
 }
 
 /** `key=value` of `--config` or `--secret`. */

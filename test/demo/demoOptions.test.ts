@@ -47,6 +47,17 @@ describe("the command line", () => {
     expect(run(["--program", "my-stack"], {})).toBe(join(process.cwd(), "my-stack"));
   });
 
+  test("--latency: whole milliseconds, for the emulator only", () => {
+    const latency = (argv: string[]) => {
+      const command = parseDemoArguments(argv, {});
+      return command.kind === "run" ? command.options.latencyMs : undefined;
+    };
+    expect(latency(["--latency", "1500"])).toBe(1500);
+    expect(latency(["--program", ".", "--latency", "0"])).toBe(0);
+    expect(() => latency(["--latency", "1.5s"])).toThrow('--latency takes milliseconds, a whole number, not "1.5s"');
+    expect(() => latency(["--program", ".", "--real", "--latency", "10"])).toThrow("--latency slows the emulator, which --real does not use");
+  });
+
   test("--stack, --config and --secret go with --program", () => {
     expect(() => parseDemoArguments(["--config", "a=b"], {})).toThrow("--config go with --program <dir>");
     expect(() => parseDemoArguments(["--program", ".", "--config", "novalue"], {})).toThrow('--config takes key=value, not "novalue"');
