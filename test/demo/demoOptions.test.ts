@@ -216,7 +216,7 @@ describe("a user's project, as the demo reads it", () => {
     ]);
   });
 
-  test("a YAML project as staged: the package's `packages:` entries dropped, provider resources on the emulator's settings", () => {
+  test("a YAML project as staged: the `packages:` entries named snapshot or runtask dropped, others kept, provider resources on the emulator's settings", () => {
     const document = {
       name: "p",
       runtime: "yaml",
