@@ -167,8 +167,9 @@ export class Deployment {
 
   /**
    * Clears the pending creates the up recorded. The engine clears every pending create of the stack at once
-   * (`pulumi refresh --clear-pending-creates`, whatever `--target` says), so only where each is recorded now: one of
-   * a resource the program no longer declares, or of another package, stays for the user to look into.
+   * (`pulumi refresh --clear-pending-creates`, whatever `--target` says, even where the refresh then fails on a
+   * target: pkg/cmd/pulumi/operations/refresh.go), so only where each is recorded now: one of a resource the up did
+   * not record (the program no longer declares it) stays, for the user to look into.
    */
   private async clearPendingCreates(recovered: string[]): Promise<void> {
     const state = (await this.stack.exportStack()).deployment as { resources?: { urn: string }[] };
