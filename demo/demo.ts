@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { ConfigMap, OpMap, OutputMap } from "@pulumi/pulumi/automation";
 import { sleep } from "../automation/abort";
 import { describeChanges } from "../automation/progress";
-import { startEmulator, type Emulator } from "../emulator";
+import { startEmulator, type Emulator, type FaultOptions } from "../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
 import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
@@ -222,7 +222,7 @@ export class Demo {
     const organization = needs.organizations[0] ?? DEFAULT_ORGANIZATION;
     // The emulator takes no snapshots: a program's paths are on the service's hosts, not on this machine.
     const kept = existsSync(state.emulatorDataFile);
-    const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, dataFile: state.emulatorDataFile });
+    const emulator = await startEmulator({ snapshot: { takeSnapshots: false }, dataFile: state.emulatorDataFile, faults: this.latency() });
     this.emulator = emulator;
     const store = emulator.runTask.store;
     for (const name of needs.organizations) if (!store.organizations.has(name)) emulator.runTask.addOrganization(name);
@@ -232,6 +232,7 @@ export class Demo {
       emulator.runTask.addTask(org, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields);
     }
     say(`  services: the emulator at ${emulator.url}${kept ? ", holding what it held when the stack was kept" : ""}`);
+    this.sayLatency();
     for (const org of [organization, ...needs.organizations.slice(1)]) {
       const workspaces = emulator.runTask.workspaces(org).map((w) => (w.name === w.id ? w.id : `${w.name} (${w.id})`));
       say(`    organization ${org}: workspaces ${workspaces.join(", ") || "none"}`);
@@ -275,9 +276,10 @@ export class Demo {
         globalEnabled: real.globalEnabled,
       };
     }
-    this.emulator = await startEmulator({ dataFile: state.emulatorDataFile });
+    this.emulator = await startEmulator({ dataFile: state.emulatorDataFile, faults: this.latency() });
     const workspace = this.emulator.runTask.workspace("app-production", DEFAULT_ORGANIZATION);
     say(`  services: the emulator at ${this.emulator.url}, organization ${DEFAULT_ORGANIZATION}, workspace ${workspace.name} (${workspace.id})`);
+    this.sayLatency();
     return {
       credentials: {
         snapshot: { address: this.emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
@@ -288,6 +290,15 @@ export class Demo {
       hmacKey,
       snapshotInterval: SNAPSHOT_INTERVAL,
     };
+  }
+
+  /** `--latency`: the emulator's answers held once their requests are carried out. */
+  private latency(): FaultOptions | undefined {
+    return this.options.latencyMs ? { answerLatencyMs: this.options.latencyMs } : undefined;
+  }
+
+  private sayLatency(): void {
+    if (this.options.latencyMs) say(`    each answer held ${this.options.latencyMs} ms once its request is carried out (--latency)`);
   }
 
   /** Waits until the service has taken a snapshot for the configuration, reading its status over HTTP. */

@@ -8,7 +8,8 @@ import type { ConsumerProject } from "../toolchain/consumerProject";
 import { offlineEngineEnv, type PulumiEngine } from "../toolchain/pulumiEngine";
 import type { KeptStackShell } from "./keptStackShell";
 import type { StateFolder } from "./stateFolder";
-import { stackLocks } from "./stoppedRun";
+import { ADOPT_PENDING_CREATES } from "../provider/pendingCreates";
+import { adoptable, holderOf, pendingCreates, stackLocks, type PendingCreate } from "./stoppedRun";
 
 type Automation = typeof import("@pulumi/pulumi/automation");
 
@@ -61,6 +62,8 @@ export class Deployment {
   private stderr = "";
   /** Whether the CLI said that a SIGINT reached it ("^C received"). */
   private cliInterrupted = false;
+  /** The pending creates (of a stopped run) the next up takes over, until it has. */
+  private recovering: PendingCreate[] = [];
 
   private constructor(
     private readonly stack: Stack,
@@ -95,7 +98,40 @@ export class Deployment {
         : await LocalWorkspace.createOrSelectStack({ stackName: options.stack, workDir: project.dir });
     await clearStaleLocks(stack, options);
     await stack.setAllConfig(options.config);
-    return new Deployment(stack, options);
+    const deployment = new Deployment(stack, options);
+    await deployment.findPendingCreates();
+    return deployment;
+  }
+
+  /**
+   * The creates a stopped run left pending in the kept state (stoppedRun.ts), which the next up takes over with the
+   * provider's recovery (provider/pendingCreates.ts): exactly these resources, each the object of its own identity,
+   * never one that another stack of the backend holds (the emulator serves every stack of the project). Says so.
+   */
+  private async findPendingCreates(): Promise<void> {
+    const pending = pendingCreates((await this.stack.exportStack()).deployment).filter(adoptable);
+    if (pending.length === 0) return;
+    const others = (await this.stack.workspace.listStacks()).filter((s) => s.name.split("/").pop() !== this.options.stack && s.resourceCount !== 0);
+    const held = new Map<string, string>();
+    for (const other of others) {
+      const state = (await this.stack.workspace.exportStack(other.name)).deployment;
+      for (const create of pending) {
+        const holder = holderOf(create, state);
+        if (holder && !held.has(create.urn)) held.set(create.urn, `${resourceName(holder)} of stack ${other.name.split("/").pop()}`);
+      }
+    }
+    this.recovering = pending.filter((p) => !held.has(p.urn));
+    const names = (creates: PendingCreate[]) => creates.map((p) => resourceName(p.urn)).join(", ");
+    if (this.recovering.length > 0) {
+      const one = this.recovering.length === 1;
+      this.options.say(
+        `  a stopped run left ${one ? "a create" : `${this.recovering.length} creates`} pending (${names(this.recovering)}): the up takes over ` +
+          `the object${one ? "" : "s"} the service made for ${one ? "it" : "them"}, if any, then clears the pending create${one ? "" : "s"}`,
+      );
+    }
+    for (const [urn, holder] of held) {
+      this.options.say(`  the pending create of ${resourceName(urn)} is left to its up: ${holder} holds an object of its identity`);
+    }
   }
 
   /**
@@ -109,11 +145,48 @@ export class Deployment {
     });
   }
 
+  /**
+   * An up; after a stopped run, one that takes over the objects of its pending creates, naming their resources in
+   * the provider's variable, then clears those pending creates, once every pending create is recorded.
+   */
   async up(): Promise<Counted<{ changes: OpMap; outputs: OutputMap }>> {
-    return this.command(async (run) => {
-      const result = await this.stack.up({ ...run, onEvent: this.events(true), onOutput: this.output(false) });
-      return { changes: result.summary.resourceChanges ?? {}, outputs: result.outputs };
-    });
+    const recovering = this.recovering.map((p) => p.urn);
+    if (recovering.length > 0) this.stack.workspace.envVars[ADOPT_PENDING_CREATES] = recovering.join(" ");
+    let up: Counted<{ changes: OpMap; outputs: OutputMap }>;
+    try {
+      up = await this.command(async (run) => {
+        const result = await this.stack.up({ ...run, onEvent: this.events(true), onOutput: this.output(false) });
+        return { changes: result.summary.resourceChanges ?? {}, outputs: result.outputs };
+      });
+    } finally {
+      delete this.stack.workspace.envVars[ADOPT_PENDING_CREATES];
+    }
+    if (recovering.length > 0) await this.clearPendingCreates(recovering);
+    return up;
+  }
+
+  /**
+   * Clears the pending creates the up recorded. The engine clears every pending create of the stack at once
+   * (`pulumi refresh --clear-pending-creates`, whatever `--target` says, even where the refresh then fails on a
+   * target: pkg/cmd/pulumi/operations/refresh.go), so only where each is recorded now: one of a resource the up did
+   * not record (the program no longer declares it) stays, for the user to look into.
+   */
+  private async clearPendingCreates(recovered: string[]): Promise<void> {
+    const state = (await this.stack.exportStack()).deployment as { resources?: { urn: string }[] };
+    const recorded = new Set((state.resources ?? []).map((r) => r.urn));
+    const unrecorded = pendingCreates(state).filter((p) => !recorded.has(p.urn));
+    this.recovering = [];
+    if (unrecorded.length > 0) {
+      const names = unrecorded.map((p) => resourceName(p.urn)).join(", ");
+      this.options.say(
+        `  the pending creates stay: this up did not record ${names} (not in the program?); once you have looked into ` +
+          `what its create made, \`pulumi refresh --clear-pending-creates\` clears them`,
+      );
+      return;
+    }
+    await this.command((run) => this.stack.refresh({ ...run, clearPendingCreates: true, target: recovered, onOutput: this.output(false) }));
+    const one = recovered.length === 1;
+    this.options.say(`  cleared the pending create${one ? "" : "s"} of ${recovered.map(resourceName).join(", ")}, recorded now`);
   }
 
   async destroy(): Promise<Counted<OpMap>> {
@@ -242,6 +315,12 @@ async function clearStaleLocks(stack: Stack, options: DeploymentOptions): Promis
   }
   await stack.cancel();
   options.say(`  cleared the lock of a \`pulumi\` command that was stopped (pid ${locks.map((l) => l.pid).join(", ")}, no longer running)`);
+}
+
+/** `RunTask scanner` for a resource's URN. */
+function resourceName(urn: string): string {
+  const [type, name] = urn.split("::").slice(-2);
+  return `${type.slice(type.lastIndexOf(":") + 1)} ${name}`;
 }
 
 /** The engine's note on each plugin found on PATH, which is where the demo puts the package's plugins. */

@@ -9,13 +9,16 @@ the one \`npm run engine\` builds (built on first use).
 
 Options:
   --keep         keep the stack's state and the emulator's data in .pulumi-demo/ (of the repository, or of the
-                 program's directory with --program), where the next run picks them up; without --keep a run
-                 destroys what it made and removes that folder
+                 program's directory with --program), where the next run picks them up (after a run that was
+                 killed while creating, it takes over what those creates made); without --keep a run destroys what
+                 it made and removes that folder
   --real         target the real services named by the environment instead of the emulator:
                    SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_ORGANIZATION,
                    DEMO_WORKSPACE_ID (the workspace to attach the run task to),
                    DEMO_SNAPSHOT_PATH (the directory on the snapshot service's host for the snapshots),
                    DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
+  --latency <ms> hold each of the emulator's answers <ms> milliseconds once it has carried the request out, as
+                 a slow service does: time to try a Ctrl-C, or a kill, while a request is at the service
   --verbose      print the Pulumi CLI's own output as well
   --help         print this help
 
@@ -51,6 +54,8 @@ export interface RealServices {
 export interface DemoOptions {
   keep: boolean;
   verbose: boolean;
+  /** `--latency`: how long the emulator holds each answer once the request is carried out. */
+  latencyMs?: number;
   /** Present with `--real` (for the demo's own program). */
   real?: RealServices;
   /** Present with `--program`. */
@@ -72,6 +77,7 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       keep: { type: "boolean" },
       real: { type: "boolean" },
       verbose: { type: "boolean" },
+      latency: { type: "string" },
       program: { type: "string" },
       stack: { type: "string" },
       config: { type: "string", multiple: true },
@@ -84,12 +90,14 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
     const stray = (["stack", "config", "secret"] as const).filter((flag) => values[flag] !== undefined);
     if (stray.length > 0) throw new Error(`${stray.map((f) => `--${f}`).join(", ")} go with --program <dir>`);
   }
+  if (values.latency !== undefined && values.real) throw new Error("--latency slows the emulator, which --real does not use");
   const from = env.INIT_CWD ?? process.cwd();
   return {
     kind: "run",
     options: {
       keep: values.keep ?? false,
       verbose: values.verbose ?? false,
+      latencyMs: values.latency === undefined ? undefined : milliseconds(values.latency),
       real: values.real && values.program === undefined ? realServices(env) : undefined,
       program:
         values.program === undefined
@@ -105,6 +113,12 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
             },
     },
   };
+}
+
+/** The milliseconds of `--latency`. */
+function milliseconds(text: string): number {
+  if (!/^\d+$/.test(text)) throw new Error(`--latency takes milliseconds, a whole number, not "${text}"`);
+  return Number(text);
 }
 
 /** `key=value` of `--config` or `--secret`. */

@@ -10,8 +10,9 @@ export type ServiceSettings = Record<(typeof PLUGIN_PACKAGES)[number], { address
 
 /**
  * A YAML program's Pulumi.yaml as the demo runs it:
- * - `packages:` entries of the package's plugins go: they name the Node.js source plugins, which need the Node.js
- *   language host; the plugins' executables on PATH serve the same packages.
+ * - `packages:` entries named `snapshot` or `runtask` go, whatever they point at (a folder, a release): the engine
+ *   would load the plugin from there, and the run is of the plugins' executables on PATH. Other entries stay; a
+ *   `packages:` left empty goes.
  * - Against the emulator (`services` given), each provider resource of the package (`pulumi:providers:runtask`)
  *   takes the emulator's address and token in place of its own, as the stack's settings do, so that nothing reaches a
  *   real service; its other settings (its organization) stay.

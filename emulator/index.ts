@@ -22,7 +22,7 @@ export interface EmulatorOptions {
   snapshot?: SnapshotEmulatorOptions;
   runTask?: RunTaskEmulatorOptions;
   /**
-   * Faults to inject, reproducibly from a seed: latency, 429s (with `Retry-After` and/or `X-RateLimit-Reset`),
+   * Faults to inject, reproducibly from a seed: latency (of requests, or of answers once carried out), 429s (with `Retry-After` and/or `X-RateLimit-Reset`),
    * 500/502/503, connections dropped before or after the change is made or reset after it, per-route rates (for
    * the first requests of a route only, if asked), and a per-token rate limit. None by default.
    */
@@ -76,7 +76,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     snapshot.restore(data.snapshot.configs);
   }
   const save = (): EmulatorData => ({ version: 1, port: server.port, runTask: runTaskData(runTask.store), snapshot: snapshotData(snapshot.configs) });
-  const beforeAnswer = kept ? () => kept.write(save()) : undefined;
+  const beforeAnswer = async () => {
+    kept?.write(save());
+    await faults?.holdAnswer();
+  };
   const mounts = [snapshot.mount(), runTask.mount()];
   const listen = (port?: number) => startHttpServer(mounts, { host, port, interceptors, beforeAnswer });
   const savedPort = options.port === undefined ? initial?.port : undefined;

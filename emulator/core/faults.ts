@@ -20,6 +20,11 @@ export interface FaultOptions {
   /** Latency added to every request: fixed, or uniform in [min, max] milliseconds. */
   latencyMs?: number | { min: number; max: number };
   /**
+   * Latency added to every answer, in milliseconds, once the request is carried out (and the data file written): a
+   * client that gives up or is killed meanwhile has had its request done, as on a slow network's way back.
+   */
+  answerLatencyMs?: number;
+  /**
    * How an injected 429 says when to come back: `"reset"` (`X-RateLimit-Reset`, fractional seconds),
    * `"seconds"` (`Retry-After` in whole seconds), `"date"` (`Retry-After` as an HTTP date), `"both"`
    * (`Retry-After` and `X-RateLimit-Reset`), or `"mixed"`, the default: one of those, picked by the generator.
@@ -70,8 +75,8 @@ export function seededRandom(seed: number): () => number {
 
 export class FaultInjector {
   /**
-   * Faults injected so far, by kind; `rateLimit` counts 429s of the per-token limit, `delayed` the requests
-   * given added latency.
+   * Faults injected so far, by kind; `rateLimit` counts 429s of the per-token limit, `delayed` the requests and
+   * answers given added latency.
    */
   readonly counts: Record<FaultKind | "rateLimit" | "delayed", number> = {
     rateLimited: 0,
@@ -119,6 +124,14 @@ export class FaultInjector {
     }
     return undefined;
   };
+
+  /** Waits `answerLatencyMs` (the server runs it after the handler, before the answer leaves). */
+  async holdAnswer(): Promise<void> {
+    const ms = this.options.answerLatencyMs ?? 0;
+    if (ms <= 0) return;
+    this.counts.delayed++;
+    await new Promise((r) => setTimeout(r, ms));
+  }
 
   private ratesFor(key: string): Partial<Record<FaultKind, number>> | undefined {
     const rule = this.options.rules?.find((r) => (typeof r.route === "string" ? r.route === key : r.route.test(key)));

@@ -35,8 +35,11 @@ export async function startHttpServer(
     host?: string;
     port?: number;
     interceptors?: Interceptor[];
-    /** Runs after each handler of a matched route, before its answer leaves (or its connection is dropped). */
-    beforeAnswer?: () => void;
+    /**
+     * Runs after each handler of a matched route, before its answer leaves (or its connection is dropped); the answer
+     * waits for it.
+     */
+    beforeAnswer?: () => void | Promise<void>;
   } = {},
 ): Promise<HttpServerHandle> {
   const log = new RequestLog();
@@ -88,7 +91,7 @@ export async function startHttpServer(
       }
     }
     const answer = await found.route.handler(request);
-    options.beforeAnswer?.();
+    await options.beforeAnswer?.();
     log.record(request.method, routeKey, request.path, after ? 0 : answer.status);
     if (after === "dropAfter") req.socket.destroy();
     // A TCP RST rather than a FIN (the gateway's connection passes it on to its socket).

@@ -9,7 +9,7 @@ import { programNeeds } from "../../demo/programNeeds";
 import type { PulumiEngine } from "../../toolchain/pulumiEngine";
 import { readUserProgram, userStackConfig } from "../../demo/userProgram";
 import { stagedPulumiYaml } from "../../demo/yamlProject";
-import { clearEmptyMetadata, stackLocks } from "../../demo/stoppedRun";
+import { adoptable, clearEmptyMetadata, holderOf, pendingCreates, stackLocks } from "../../demo/stoppedRun";
 import { load } from "js-yaml";
 
 /** The demo's command line, how it finds its engine, and what it reads of a user's project before running it. */
@@ -45,6 +45,17 @@ describe("the command line", () => {
     expect(run(["--program", "../my-stack"], { INIT_CWD: "/home/me/work" })).toBe("/home/me/my-stack");
     expect(run(["--program", "/srv/stack"], { INIT_CWD: "/home/me/work" })).toBe("/srv/stack");
     expect(run(["--program", "my-stack"], {})).toBe(join(process.cwd(), "my-stack"));
+  });
+
+  test("--latency: whole milliseconds, for the emulator only", () => {
+    const latency = (argv: string[]) => {
+      const command = parseDemoArguments(argv, {});
+      return command.kind === "run" ? command.options.latencyMs : undefined;
+    };
+    expect(latency(["--latency", "1500"])).toBe(1500);
+    expect(latency(["--program", ".", "--latency", "0"])).toBe(0);
+    expect(() => latency(["--latency", "1.5s"])).toThrow('--latency takes milliseconds, a whole number, not "1.5s"');
+    expect(() => latency(["--program", ".", "--real", "--latency", "10"])).toThrow("--latency slows the emulator, which --real does not use");
   });
 
   test("--stack, --config and --secret go with --program", () => {
@@ -205,7 +216,7 @@ describe("a user's project, as the demo reads it", () => {
     ]);
   });
 
-  test("a YAML project as staged: the package's `packages:` entries dropped, provider resources on the emulator's settings", () => {
+  test("a YAML project as staged: the `packages:` entries named snapshot or runtask dropped, others kept, provider resources on the emulator's settings", () => {
     const document = {
       name: "p",
       runtime: "yaml",
@@ -261,5 +272,27 @@ describe("what a killed `pulumi` leaves in a kept file backend", () => {
     } finally {
       cli.kill();
     }
+  });
+
+  test("pending creates: those of the package's resources are taken over, unless another stack holds an object of the same identity", () => {
+    const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
+    const task = "pulumi-nodejs:dynamic/runtask:RunTask";
+    const pending = pendingCreates({
+      pending_operations: [
+        { type: "creating", resource: { urn: urn(task, "gate"), type: task, inputs: { organization: "acme", name: "gate" } } },
+        { type: "updating", resource: { urn: urn(task, "scanner"), type: task, inputs: {} } },
+        { type: "creating", resource: { urn: urn("random:index:RandomId", "id"), type: "random:index:RandomId", inputs: {} } },
+      ],
+    });
+    expect(pending.map((p) => [p.urn, adoptable(p)])).toEqual([
+      [urn(task, "gate"), true],
+      [urn("random:index:RandomId", "id"), false],
+    ]);
+    const other = (type: string, outputs: Record<string, unknown>) => ({ resources: [{ urn: "urn:pulumi:prod::p::x::y", type, outputs }] });
+    // Either route holds the task of that organization and name; another organization's, or an association, does not.
+    expect(holderOf(pending[0], other("runtask:index:RunTask", { organization: "acme", name: "gate" }))).toBe("urn:pulumi:prod::p::x::y");
+    expect(holderOf(pending[0], other(task, { organization: "beta", name: "gate" }))).toBeUndefined();
+    expect(holderOf(pending[0], other("runtask:index:WorkspaceRunTask", { organization: "acme", name: "gate" }))).toBeUndefined();
+    expect(pendingCreates({})).toEqual([]);
   });
 });

@@ -369,8 +369,8 @@ describe("a YAML program on the provider plugins, with an explicit provider, edi
   });
 });
 
-describe("a kept TypeScript program stopped by Ctrl-C just after a create, then killed in an update", () => {
-  const program = (url: string) =>
+describe("a kept TypeScript program stopped by Ctrl-C just after a create, then killed in an update, then killed in a create", () => {
+  const program = (url: string, gate = false) =>
     [
       'import * as pulumi from "@pulumi/pulumi";',
       'import { getSnapshotStatusOutput, RunTask, SnapshotAutoConfig } from "pulumi-snapshot-runtask";',
@@ -378,6 +378,7 @@ describe("a kept TypeScript program stopped by Ctrl-C just after a create, then 
       "const config = new pulumi.Config();",
       'const nightly = new SnapshotAutoConfig("nightly", { interval: "24h", storageType: "local", pathPrefix: "/var/lib/snapshots", localMaxSpace: 1024 ** 3 });',
       `new RunTask("scanner", { url: "${url}", hmacKey: config.requireSecret("hmacKey") });`,
+      gate ? 'new RunTask("gate", { url: "https://hooks.example.com/gate" });' : "",
       "export const lastError = getSnapshotStatusOutput({ name: nightly.name }).lastSnapshotError;",
       "",
     ].join("\n");
@@ -476,5 +477,53 @@ describe("a kept TypeScript program stopped by Ctrl-C just after a create, then 
       "https://hooks.example.com/scan-v2",
     );
     expect(existsSync(stateFilePath(join(dir, ".pulumi-demo/backend"), "my-stack", "dev"))).toBe(true);
+  });
+
+  test("killed (SIGKILL) while a create is at the service: the object made, the create pending; the next run, the program unchanged, takes that object over and clears the pending create", async () => {
+    write("my-stack", { "index.ts": program("https://hooks.example.com/scan-v2", true) });
+    const gate = "urn:pulumi:dev::my-stack::pulumi-nodejs:dynamic/runtask:RunTask::gate";
+    const gates = () => keptData(dir).runTask.tasks.filter((t) => t.name === "gate");
+    const made = () => {
+      try {
+        return gates().length > 0;
+      } catch {
+        return false; // no data file yet
+      }
+    };
+    // Each answer held 2 s once its request is carried out: the kill comes once the task is made, before its answer.
+    const killed = await demo("Ctrl-C stack, killed in a create", ["--program", dir, "--keep", "--latency", "2000"], {
+      after: "+ create RunTask gate",
+      once: made,
+      signal: "SIGKILL",
+    });
+    endLeftovers(killed.stdout);
+    if (killed.signal !== "SIGKILL") console.error(killed.stdout, killed.stderr);
+    expect(killed.signal).toBe("SIGKILL");
+    expect(killed.stdout).toContain("    each answer held 2000 ms once its request is carried out (--latency)");
+    const before = readStackState(join(dir, ".pulumi-demo/backend"), "my-stack", "dev");
+    expect(before.pendingOperations.map((p) => `${p.type} ${p.resource.urn}`)).toEqual([`creating ${gate}`]);
+    expect(before.resources.map((r) => r.urn)).not.toContain(gate);
+    const [task] = gates();
+
+    const next = await demo("Ctrl-C stack, after the kill in a create", ["--program", dir, "--keep"]);
+    if (next.code !== 0 || !next.stdout.includes("  cleared the pending create of RunTask gate"))
+      console.error(killed.stdout, next.stdout, next.stderr);
+    expect(next.code).toBe(0);
+    expectPlainOutput(next);
+    expectInOrder(next.stdout, [
+      /cleared the lock of a `pulumi` command that was stopped \(pid \d+, no longer running\)/,
+      "  a stopped run left a create pending (RunTask gate): the up takes over the object the service made for it, if any, then clears the pending create",
+      "== up",
+      `    created RunTask gate (${task.id})`,
+      "  cleared the pending create of RunTask gate, recorded now",
+      "The demo ran to the end.",
+    ]);
+    // The provider's word on the object it took over, in the up (the engine's log, in no set order with the step).
+    const up = next.stdout.slice(next.stdout.indexOf("== up"), next.stdout.indexOf("  cleared the pending create"));
+    expect(up).toContain(`    run task ${task.id}, made by an up of this stack that was stopped while creating it, is taken over and recorded`);
+    expect(gates().map((t) => t.id)).toEqual([task.id]);
+    const after = readStackState(join(dir, ".pulumi-demo/backend"), "my-stack", "dev");
+    expect(after.resources.filter((r) => r.urn === gate).map((r) => r.id)).toEqual([task.id]);
+    expect(await keptAgreement(dir, "my-stack")).toEqual({ stranded: [], lost: [], claimedTwice: [], pending: [] });
   });
 });

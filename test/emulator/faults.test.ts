@@ -1,4 +1,7 @@
-import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator, type Emulator, type EmulatorData, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { request } from "undici";
 import { seededRandom, type RetryAfterStyle } from "../../emulator/core/faults";
 
@@ -174,6 +177,27 @@ describe("emulator faults: routes, headers, drops, tokens", () => {
     emulator = await startEmulator({ faults: { latencyMs: { min: 1, max: 3 } } });
     await fetch(`${emulator.url}${CONFIG}/x`, { headers: snapshotHeaders });
     expect(emulator.faults!.counts.delayed).toBe(1);
+  });
+
+  test("answer latency: the request is carried out and the data file written before the answer, which waits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "answer-latency-"));
+    try {
+      emulator = await startEmulator({ dataFile: join(dir, "data.json"), faults: { answerLatencyMs: 1_000 } });
+      const started = Date.now();
+      // A client that gives up first, as one killed would: the configuration is made, and the file holds it.
+      const post = fetch(`${emulator.url}${CONFIG}/held`, { method: "POST", headers: snapshotHeaders, body, signal: AbortSignal.timeout(200) });
+      await expect(post).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(emulator.snapshot.configs.has("held")).toBe(true);
+      expect((JSON.parse(readFileSync(join(dir, "data.json"), "utf8")) as EmulatorData).snapshot.configs.map((c) => c.name)).toEqual(["held"]);
+      const read = await fetch(`${emulator.url}${CONFIG}/held`, { headers: snapshotHeaders });
+      expect([read.status, Date.now() - started >= 1_000]).toEqual([200, true]);
+      expect(emulator.faults!.counts.delayed).toBe(2);
+    } finally {
+      await emulator?.close();
+      emulator = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the same seed and the same requests give the same faults", async () => {

@@ -24,10 +24,12 @@ export interface CommandResult {
 
 /**
  * A signal sent to the command's process group, as a terminal sends Ctrl-C (SIGINT) to its foreground group, or as a
- * CI runner's timeout kills one (SIGKILL), as soon as its standard output shows `after`. Needs `detached`.
+ * CI runner's timeout kills one (SIGKILL), as soon as its standard output shows `after` (and then, with `once`, as soon
+ * as `once` holds, asked every 20 ms). Needs `detached`.
  */
 export interface SignalOn {
   after: string;
+  once?: () => boolean;
   signal: NodeJS.Signals;
 }
 
@@ -44,17 +46,27 @@ export function run(
     let stdout = "";
     let stderr = "";
     let signalled = false;
+    let polling: NodeJS.Timeout | undefined;
+    const signal = () => {
+      clearInterval(polling);
+      process.kill(-child.pid!, signalOn!.signal);
+    };
     child.stdout!.on("data", (d) => {
       stdout += d;
       if (signalOn && !signalled && stdout.includes(signalOn.after)) {
         signalled = true;
-        process.kill(-child.pid!, signalOn.signal);
+        const once = signalOn.once;
+        if (!once) signal();
+        else polling = setInterval(() => once() && signal(), 20);
       }
     });
     child.stderr!.on("data", (d) => (stderr += d));
     child.on("error", fail);
     let stdoutAtExit = "";
-    child.on("exit", () => (stdoutAtExit = stdout));
+    child.on("exit", () => {
+      clearInterval(polling);
+      stdoutAtExit = stdout;
+    });
     child.on("close", (code, signal) => done({ code, signal, stdoutAtExit, stdout, stderr, pid: child.pid! }));
   });
 }
