@@ -84,7 +84,8 @@ export interface ProvisionOptions extends RunOptions {
    * Recover from an up whose CLI was killed while creating (SIGKILL, a CI runner's timeout: the object was made,
    * and the state holds a pending create): each resource the stack's state holds a pending create of takes over the
    * object of its identity, if there is one, instead of being refused "already exists", and the pending creates are
-   * dropped after. Only those resources, and never an object another resource of the stack holds. A killed CLI also
+   * dropped after, once the state records the resource of every one (the engine drops them all at once: one whose
+   * resource the description no longer has stays, and the engine goes on warning of it). Only those resources, and never an object another resource of the stack holds. A killed CLI also
    * leaves the stack locked on a file or object storage backend: cancel that first
    * (`withProvisioningStack(options, (stack) => stack.cancel())`) once no other update is running. Default false.
    */

@@ -239,8 +239,11 @@ export async function provision(options: ProvisioningStackOptions & ProvisionOpt
     } finally {
       delete stack.workspace.envVars[ADOPT_PENDING_CREATES];
     }
-    if (pending.length > 0) {
-      // The resources are recorded now: the pending creates go, so that no later command warns of them.
+    // The resources are recorded now: the pending creates go, so that no later command warns of them. The engine
+    // drops every pending create of the stack whatever `target` says: only once each one's resource is recorded, so
+    // that the object of a create whose resource the description no longer has is never forgotten without a word
+    // (the engine's warning of it stays).
+    if (pending.length > 0 && (await everyPendingCreateRecorded(stack))) {
       await engineRun(state, "refresh", (progress) => stack.refresh({ ...progress, clearPendingCreates: true, target: pending }));
     }
     return { outputs: provisionedOutputs(result.outputs), changes: result.summary.resourceChanges ?? {}, summary: result.summary };
@@ -254,6 +257,14 @@ async function pendingCreatesOf(stack: Stack): Promise<string[]> {
   return operations
     .filter((op) => op.type === "creating" && DYNAMIC_TYPES.has(op.resource?.type ?? "") && typeof op.resource?.urn === "string")
     .map((op) => op.resource!.urn!);
+}
+
+/** Whether the stack's state records the resource of each of its pending creates, of whatever type. */
+async function everyPendingCreateRecorded(stack: Stack): Promise<boolean> {
+  const { deployment } = await stack.exportStack();
+  const recorded = new Set(((deployment?.resources ?? []) as { urn: string }[]).map((r) => r.urn));
+  const operations = (deployment?.pending_operations ?? []) as { type?: string; resource?: { urn?: string } }[];
+  return operations.every((op) => op.type !== "creating" || recorded.has(op.resource?.urn ?? ""));
 }
 
 /** The type tokens of the resources the helper's program makes (sdk/: the dynamic resources). */
