@@ -19,7 +19,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
@@ -114,10 +116,44 @@ var generators = []generator{
 		// As `pulumi package add` writes a local SDK: the package compiles itself when installed (its postinstall
 		// runs tsc), so that `npm install <folder>` is all a program needs.
 		generate: func(pkg *schema.Package) (map[string][]byte, error) {
-			return nodejs.GeneratePackage(tool, pkg, nil, nil, true, noLoader{})
+			files, err := nodejs.GeneratePackage(tool, pkg, nil, nil, true, noLoader{})
+			if err != nil {
+				return nil, err
+			}
+			for name, text := range files {
+				if strings.HasSuffix(name, ".ts") {
+					files[name] = withoutIdleImports(name, text)
+				}
+			}
+			return files, nil
 		},
 		root: func(name string) string { return name },
 	},
+}
+
+// namespaceImport is a line `import * as <name> from "<relative path>";` as the Node.js generator writes it.
+var namespaceImport = regexp.MustCompile(`(?m)^import \* as (\w+) from "(\.[^"]*)";\n`)
+
+// withoutIdleImports drops the namespace imports a generated TypeScript file does not use, and its import of
+// itself, naming its own types unqualified: the generator writes `inputs` and `outputs` into every file that might
+// want them, types/input.ts and types/output.ts included, which makes the two import each other and themselves.
+func withoutIdleImports(name string, text []byte) []byte {
+	src := string(text)
+	for _, m := range namespaceImport.FindAllStringSubmatch(src, -1) {
+		line, alias, spec := m[0], m[1], m[2]
+		rest := strings.Replace(src, line, "", 1)
+		qualified := regexp.MustCompile(`\b` + alias + `\.`)
+		named := regexp.MustCompile(`\b` + alias + `\b`)
+		switch {
+		case path.Join(path.Dir(name), spec)+".ts" == name:
+			if unqualified := qualified.ReplaceAllString(rest, ""); !named.MatchString(unqualified) {
+				src = unqualified
+			}
+		case !named.MatchString(rest):
+			src = rest
+		}
+	}
+	return []byte(src)
 }
 
 func run(out string, schemas []string) error {

@@ -2,8 +2,6 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
-import * as inputs from "../types/input";
-import * as outputs from "../types/output";
 
 /**
  * The spec's `global-configuration`: the task applied to every workspace of the organization.
@@ -42,7 +40,7 @@ export interface RunTaskInfo {
     /**
      * The global settings; absent when the organization lacks the global run tasks feature.
      */
-    global?: outputs.RunTaskGlobal;
+    global?: RunTaskGlobal;
     /**
      * The `task-...` id.
      */
@@ -68,7 +66,7 @@ export interface RunTaskInfo {
      * The workspaces of the task's associations, as the service includes them where `listRunTasks` asks for
      * `workspace_tasks.workspace`; absent otherwise, or when the service's answer did not include them.
      */
-    workspaces?: outputs.RunTaskWorkspace[];
+    workspaces?: RunTaskWorkspace[];
 }
 
 /**
