@@ -24,6 +24,7 @@ import { redact, redactError, redactEvent, secretsOf } from "./redaction";
 import { setSecretConfig } from "./secretConfig";
 import { inStackTurn } from "./stackTurns";
 import { inWorkDirectory } from "./workDirectory";
+import { pendingCreates, unrecordedPendingCreates } from "./pendingCreates";
 
 export interface ProvisionResult {
   outputs: ProvisionedOutputs;
@@ -252,19 +253,14 @@ export async function provision(options: ProvisioningStackOptions & ProvisionOpt
 
 /** The URNs of this package's resources whose create the stack's state holds as pending (an up that was stopped). */
 async function pendingCreatesOf(stack: Stack): Promise<string[]> {
-  const { deployment } = await stack.exportStack();
-  const operations = (deployment?.pending_operations ?? []) as { type?: string; resource?: { urn?: string; type?: string } }[];
-  return operations
-    .filter((op) => op.type === "creating" && DYNAMIC_TYPES.has(op.resource?.type ?? "") && typeof op.resource?.urn === "string")
-    .map((op) => op.resource!.urn!);
+  return pendingCreates((await stack.exportStack()).deployment)
+    .filter((create) => DYNAMIC_TYPES.has(create.type))
+    .map((create) => create.urn);
 }
 
 /** Whether the stack's state records the resource of each of its pending creates, of whatever type. */
 async function everyPendingCreateRecorded(stack: Stack): Promise<boolean> {
-  const { deployment } = await stack.exportStack();
-  const recorded = new Set(((deployment?.resources ?? []) as { urn: string }[]).map((r) => r.urn));
-  const operations = (deployment?.pending_operations ?? []) as { type?: string; resource?: { urn?: string } }[];
-  return operations.every((op) => op.type !== "creating" || recorded.has(op.resource?.urn ?? ""));
+  return unrecordedPendingCreates((await stack.exportStack()).deployment).length === 0;
 }
 
 /** The type tokens of the resources the helper's program makes (sdk/: the dynamic resources). */

@@ -9,7 +9,8 @@ import { offlineEngineEnv, type PulumiEngine } from "../toolchain/pulumiEngine";
 import type { KeptStackShell } from "./keptStackShell";
 import type { StateFolder } from "./stateFolder";
 import { ADOPT_PENDING_CREATES } from "../provider/pendingCreates";
-import { adoptable, holderOf, pendingCreates, stackLocks, type PendingCreate } from "./stoppedRun";
+import { adoptable, holderOf, stackLocks } from "./stoppedRun";
+import { pendingCreates, unrecordedPendingCreates, type PendingCreate } from "../automation/pendingCreates";
 
 type Automation = typeof import("@pulumi/pulumi/automation");
 
@@ -172,9 +173,7 @@ export class Deployment {
    * not record (the program no longer declares it) stays, for the user to look into.
    */
   private async clearPendingCreates(recovered: string[]): Promise<void> {
-    const state = (await this.stack.exportStack()).deployment as { resources?: { urn: string }[] };
-    const recorded = new Set((state.resources ?? []).map((r) => r.urn));
-    const unrecorded = pendingCreates(state).filter((p) => !recorded.has(p.urn));
+    const unrecorded = unrecordedPendingCreates((await this.stack.exportStack()).deployment);
     this.recovering = [];
     if (unrecorded.length > 0) {
       const names = unrecorded.map((p) => resourceName(p.urn)).join(", ");

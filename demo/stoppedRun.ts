@@ -5,12 +5,14 @@ import { runTaskTable } from "../provider/runTask/fields";
 import { snapshotAutoConfigTable } from "../provider/snapshotAutoConfig/fields";
 import type { FieldTable } from "../provider/table/field";
 import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
+import type { PendingCreate } from "../automation/pendingCreates";
 
 /**
  * What a `pulumi` command stopped in the middle (killed, or its machine lost) leaves in a file backend, where the next
  * command on the stack trips over it, and what can be cleared safely:
  *
- * - Creates it had begun and not recorded (`PendingCreate`), which the next up takes over (engineDeployment.ts).
+ * - Creates it had begun and not recorded (automation/pendingCreates.ts), which the next up takes over
+ *   (engineDeployment.ts).
  *
  * - Metadata files (`<file>.attrs`) left empty. The storage library the CLI writes the backend with (gocloud.dev's
  *   fileblob) writes a file's metadata, truncating it first, before it renames the new file into place, so a CLI
@@ -19,18 +21,6 @@ import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
  * - Its lock: the CLI refuses the stack while another command's lock is there ("the stack is currently locked").
  *   One whose process is gone can be cleared (`pulumi cancel`); `stackLocks` says whose process each is.
  */
-
-/**
- * A create the engine began and never recorded (`pending_operations` of type `creating` in the state): the CLI was
- * stopped while the service carried it out, and the service may hold the object. The engine keeps it in the state
- * until a refresh clears it, and the next create of the resource is refused "already exists" by its own object.
- */
-export interface PendingCreate {
-  urn: string;
-  type: string;
-  /** What the create was sent: the object's identity (its `name`, `organization`, ...) among it. */
-  inputs: Record<string, unknown>;
-}
 
 /**
  * What names an object at the service (the fields its table marks `identity`), by resource type, on both routes
@@ -57,15 +47,6 @@ const IDENTITIES: Record<string, readonly string[]> = Object.fromEntries(
 
 interface ExportedState {
   resources?: { urn: string; type: string; outputs?: Record<string, unknown> }[];
-  pending_operations?: { type?: string; resource?: { urn?: string; type?: string; inputs?: Record<string, unknown> } }[];
-}
-
-/** Every pending create of an exported state (`pulumi stack export`'s `deployment`), of any resource. */
-export function pendingCreates(deployment: unknown): PendingCreate[] {
-  const operations = (deployment as ExportedState | undefined)?.pending_operations ?? [];
-  return operations.flatMap(({ type, resource }) =>
-    type === "creating" && typeof resource?.urn === "string" ? [{ urn: resource.urn, type: resource.type ?? "", inputs: resource.inputs ?? {} }] : [],
-  );
 }
 
 /** Whether the create is of one of the package's resources, whose object the provider can take over. */
