@@ -1,19 +1,20 @@
-import { alreadyExists } from "../common/alreadyExists";
+import { alreadyExists } from "../takeover/alreadyExists";
 import { PartialFailure } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE, isImport } from "../resource";
-import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../takeover/heldObjects";
 import { checkAndDiff } from "../tableProvider";
 import { SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
-import { noticeAdoption } from "../adoptionNotice";
-import { adoptsPendingCreate } from "../pendingCreates";
+import { noticeAdoption } from "../takeover/adoptionNotice";
+import { adoptsPendingCreate } from "../takeover/pendingCreates";
 import { checkSnapshotAutoConfig, diffSnapshotAutoConfigDetail, snapshotAutoConfigTable } from "./fields";
-import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import { credentialsUnread, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
 import * as writes from "./writes";
+import { UNREAD_CREDENTIALS_LEFT } from "./writes";
 
 type Props = Record<string, unknown>;
 
@@ -55,9 +56,18 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
         lookUp: async (i) => {
           const name = String(i.name);
           const wire = await endpoints().readConfig(name, secretValues(i));
-          return wire && { found: `configuration "${name}"`, state: fromWire(name, wire, {}) };
+          if (!wire) return undefined;
+          const unread = credentialsUnread(wire, String(i.storageType));
+          return {
+            found: `configuration "${name}"`,
+            state: fromWire(name, wire, {}),
+            unreadable: {
+              written: unread.filter((arg) => i[arg] !== undefined),
+              left: unread.filter((arg) => i[arg] === undefined),
+              how: UNREAD_CREDENTIALS_LEFT,
+            },
+          };
         },
-        alwaysWritten: (i) => credentialArgsOf(String(i.storageType)),
       }),
   ),
 
@@ -65,7 +75,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const state = stateOf(inputs);
     const api = endpoints();
     const secrets = secretValues(state);
-    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    // This resource's own delete, left undone earlier in the deployment (takeover/heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("snapshot configuration", state.name);
     if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);

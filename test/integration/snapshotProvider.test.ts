@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
 import { providers } from "../../provider";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
 import { configureProvider } from "../support/providerConfig";

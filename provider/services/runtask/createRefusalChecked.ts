@@ -41,6 +41,8 @@ export async function createRefusalChecked<T>(http: RunTaskHttp, create: Checked
     try {
       found = await (create.existing ?? create.find)();
     } catch (lookupFailure) {
+      // Several objects of that identity (takeover/proof.ts): that is the conflict, and the refusal its cause.
+      if (hasCode(lookupFailure, "conflict")) throw lookupFailure;
       throw withLookupFailure(err, lookupFailure);
     }
     if (found !== undefined) throw create.exists(found);

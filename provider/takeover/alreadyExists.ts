@@ -1,7 +1,7 @@
 import { resourceOfCreate } from "../context";
-import { otherHolders, type ObjectKind } from "../heldObjects";
-import { pendingCreateRecovery } from "../pendingCreates";
-import { SnapshotRunTaskError } from "./errors";
+import { otherHolders, type ObjectKind } from "./heldObjects";
+import { pendingCreateRecovery } from "./pendingCreates";
+import { SnapshotRunTaskError } from "../common/errors";
 
 /** The object a create found in its way: what to call it, and what the heldObjects ledger knows it by. */
 export interface ExistingObject {
