@@ -1,4 +1,4 @@
-import { alreadyExists } from "../takeover/alreadyExists";
+import { takenOverOrRefused } from "../takeover/alreadyExists";
 import { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
@@ -43,14 +43,27 @@ function identityOf(s: RunTaskState): string {
   return `${s.organization}/${s.name}`;
 }
 
-function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskError {
-  return alreadyExists({
+/**
+ * The task found in a create's way (its name taken, or found after a lost answer and not what the create sent): taken
+ * over where it is proven this resource's own, made by an up that was stopped while creating it; refused otherwise,
+ * naming the causes that apply (takeover/alreadyExists.ts).
+ */
+async function foundInTheWay(
+  api: RunTaskEndpoints,
+  s: RunTaskState,
+  write: TaskWrite,
+  inputs: Props,
+  found: ResourceObject,
+): Promise<ResourceObject> {
+  await takenOverOrRefused({
     label: `run task "${s.name}" of organization "${s.organization}"`,
     kind: "run task",
     id: found.id,
     identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
     name: s.name,
+    holdsWhatWasSent: (sent) => isWhatWasSent(taskFromWire(found, {}), stateOf(sent)),
   });
+  return takeOverTask(api, found, s, write, inputs);
 }
 
 /** An import by id whose organization no list could name. */
@@ -97,15 +110,15 @@ function requireGoneTask(api: RunTaskEndpoints, id: string, s: RunTaskState, met
 
 /**
  * Creates the task without ever making a duplicate (`createOnce`). A refusal (422) is looked into rather than
- * read: when a task of that name exists, the answer is the advice to adopt it, whatever the service's wording.
+ * read: when a task of that name exists, what comes of it is `foundInTheWay`, whatever the service's wording.
  */
-function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): Promise<ResourceObject> {
+function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite, inputs: Props): Promise<ResourceObject> {
   const body = taskBody(s, write);
   return createRefusalChecked(api.http, {
     post: () => api.createTask(s.organization, body, secretsOf(write)),
     find: () => theTaskNamed(api, s, `run task "${s.name}": a create whose outcome is unknown`),
     matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
-    exists: (found) => taskExists(s, found),
+    taken: (found) => foundInTheWay(api, s, write, inputs, found),
   });
 }
 
@@ -177,7 +190,7 @@ export const runTaskProvider: ResourceProvider = {
     const existing = found && (s.adopt === true || adoptsPendingCreate("run task", found.id)) ? found : undefined;
     // The key is sent where the program gives one: an adopted task's key, which no read shows, is kept otherwise.
     const write: TaskWrite = { hmacKey: s.hmacKey, global: globalOfCreate(s, existing) };
-    const task = existing ? await takeOverTask(api, existing, s, write, inputs) : await createTask(api, s, write);
+    const task = existing ? await takeOverTask(api, existing, s, write, inputs) : await createTask(api, s, write, inputs);
     // Held from here: the task is recorded, or (made only to find the settings unsupported) deleted again.
     hold("run task", task.id);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)

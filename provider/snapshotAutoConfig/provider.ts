@@ -1,4 +1,4 @@
-import { alreadyExists } from "../takeover/alreadyExists";
+import { takenOverOrRefused } from "../takeover/alreadyExists";
 import { PartialFailure } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
@@ -7,7 +7,8 @@ import type { ResourceProvider } from "../resource";
 import { GONE, isImport } from "../resource";
 import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../takeover/heldObjects";
 import { checkAndDiff } from "../tableProvider";
-import { SnapshotEndpoints } from "../services/snapshot/endpoints";
+import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
+import type { FieldTable } from "../table/field";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
 import { noticeAdoption } from "../takeover/adoptionNotice";
 import { adoptsPendingCreate } from "../takeover/pendingCreates";
@@ -31,6 +32,15 @@ function stateOf(inputs: Props): SnapshotAutoConfigState {
 
 function outputs(state: SnapshotAutoConfigState): Props {
   return toPlainJson(state) as Props;
+}
+
+/**
+ * Whether a configuration holds the settings of `sent` (a create's inputs as a state keeps them) that a read shows:
+ * its secrets, which a state keeps encrypted and a service may hide, aside.
+ */
+function holdsSettingsOf(wire: SnapshotConfigWire, sent: SnapshotAutoConfigState): boolean {
+  const { changed } = diffSnapshotAutoConfigDetail(fromWire(sent.name, wire, sent), sent);
+  return changed.every((key) => (snapshotAutoConfigTable.fields as FieldTable)[key]?.secret === true);
 }
 
 /** A refresh's or a delete's 404 that is not the service's "no such configuration" fails, saying what it keeps. */
@@ -80,17 +90,19 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true && !adoptsPendingCreate("snapshot configuration", state.name)) {
-      throw alreadyExists({
+      // Taken over where it is proven this resource's own, made by an up stopped while creating it; refused otherwise.
+      await takenOverOrRefused({
         label: `snapshot configuration "${state.name}"`,
         kind: "snapshot configuration",
         id: state.name,
         identity: "the same `name` (a configuration's name is the resource's name where `name` is not given)",
         name: state.name,
+        holdsWhatWasSent: (sent) => holdsSettingsOf(existing, stateOf(sent)),
       });
     }
     const writing = { api, state, secrets, inputs };
     try {
-      // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
+      // Taken over: what a read shows that the program does not set is cleared, and nothing is deleted (writes.ts).
       await (existing ? writes.adopt(writing, existing) : writes.create(writing));
     } catch (err) {
       // A partial failure records the configuration: it is this resource's too.

@@ -1,4 +1,4 @@
-import { alreadyExists } from "../takeover/alreadyExists";
+import { takenOverOrRefused } from "../takeover/alreadyExists";
 import { hasCode, messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
@@ -26,13 +26,20 @@ function stateOf(props: Props): WorkspaceRunTaskState {
   return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
 }
 
-function alreadyAttached(s: WorkspaceRunTaskState, found: WorkspaceTaskRecord): SnapshotRunTaskError {
-  return alreadyExists({
+/**
+ * The association found in a create's way (the task attached already, or found after a lost answer and not what the
+ * create sent): taken over where it is proven this resource's own, made by an up that was stopped while creating it;
+ * refused otherwise, naming the causes that apply (takeover/alreadyExists.ts).
+ */
+async function foundInTheWay(api: RunTaskEndpoints, s: WorkspaceRunTaskState, found: WorkspaceTaskRecord): Promise<WorkspaceTaskRecord> {
+  await takenOverOrRefused({
     label: `the association of run task ${s.taskId} with workspace ${s.workspaceId}`,
     kind: "association",
     id: found.id,
     identity: "the same task and workspace",
+    holdsWhatWasSent: (sent) => isWhatWasSent(found, stateOf(sent)),
   });
+  return workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, found.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId);
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -140,7 +147,7 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs
     find,
     existing: () => findByTask(api, s.workspaceId, s.taskId),
     matches: (found) => isWhatWasSent(found, s),
-    exists: (found) => alreadyAttached(s, found),
+    taken: (found) => foundInTheWay(api, s, found),
   });
 }
 

@@ -3,6 +3,7 @@ import type { EmulatorResponse } from "../../emulator/core/router";
 import { PartialFailure } from "../../provider/common/partialFailure";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
+import { readStatesWith } from "../../provider/takeover/alreadyExists";
 import { startDeployment } from "../../provider/takeover/heldObjects";
 import { ADOPT_PENDING_CREATES } from "../../provider/takeover/pendingCreates";
 import { withCallResource } from "../../provider/context";
@@ -219,5 +220,121 @@ describe("an update whose outcome is uncertain: the state records what the servi
     expect(err).toMatchObject({ code: "unexpected_answer" });
     expect(err.message).toContain(`for ${id}`);
     expect(emulator.runTask.tasks()[0].url).toBe("https://hooks.example.com/old");
+  });
+});
+
+describe("a create that finds its object: the stacks' states decide between taking it over and the one cause that applies", () => {
+  const URN = "urn:pulumi:dev::app::runtask:index:RunTask::scanner";
+  const TYPE = "runtask:index:RunTask";
+  type State = { resources?: Props[]; pending_operations?: Props[] };
+  let states: Record<string, State>;
+  let exports: string[];
+  /** Stacks the backend lists whose states cannot be read. */
+  let listedOnly: string[] = [];
+  beforeAll(() =>
+    readStatesWith(() => ({
+      list: async () => [...Object.keys(states), ...listedOnly],
+      export: async (stack) => {
+        exports.push(stack);
+        if (!(stack in states)) throw new Error(`no stack ${stack}`);
+        return states[stack];
+      },
+    })),
+  );
+  afterAll(() => readStatesWith(undefined));
+  const pendingCreate = (inputs: Props) => ({ type: "creating", resource: { urn: URN, type: TYPE, inputs } });
+  const resource = (urn: string, id: string) => ({ urn, type: TYPE, id, outputs: {} });
+
+  async function createOf(url: string): Promise<Error & { code?: string }> {
+    const inputs = await checkedInputs(tasks, { name: "scanner", url });
+    return failure(withCallResource(URN, () => tasks.create(inputs)));
+  }
+
+  test("this stack's pending create of this very resource, the object holding what it sent, held by no one: taken over, once", async () => {
+    await emulator.close();
+    emulator = await startEmulator({ interceptors: [calls.interceptor] });
+    configureProvider({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": ORG });
+    const made = emulator.runTask.addTask(ORG, { name: "scanner", url: "https://hooks.example.com/old-url" });
+    // The engine lists the command's own create first, the earlier one after it.
+    states = {
+      dev: {
+        resources: [],
+        pending_operations: [
+          pendingCreate({}),
+          pendingCreate({ name: "scanner", url: "https://hooks.example.com/old-url", category: "task", enabled: true }),
+        ],
+      },
+      prod: { resources: [] },
+    };
+    exports = [];
+    const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/new-url" });
+    const { id, outs } = await withCallResource(URN, () => tasks.create(inputs));
+    expect(id).toBe(made.id);
+    expect(outs.url).toBe("https://hooks.example.com/new-url");
+    expect(emulator.runTask.tasks().map((t) => [t.id, t.url])).toEqual([[made.id, "https://hooks.example.com/new-url"]]);
+    expect(exports.sort()).toEqual(["dev", "prod"]);
+  });
+
+  test.each([
+    [
+      "the object holds other settings than that create sent",
+      () => ({ dev: { pending_operations: [pendingCreate({}), pendingCreate({ name: "scanner", url: "https://elsewhere.example.com" })] } }),
+      /An up of this stack was stopped while creating urn:pulumi:dev::app::runtask:index:RunTask::scanner, but the object does not hold what that create sent, so it is not taken as that create's\. If it is, record it with no program change: `pulumi stack export/,
+    ],
+    [
+      "another stack holds it",
+      (id: string) => ({
+        dev: { pending_operations: [pendingCreate({})] },
+        "organization/app/prod": { resources: [resource("urn:pulumi:prod::app::runtask:index:RunTask::scanner", id)] },
+      }),
+      /It is managed by stack "organization\/app\/prod" \(urn:pulumi:prod::app::runtask:index:RunTask::scanner\) of this backend\. Give each stack its own `name`/,
+    ],
+    [
+      "another resource of this stack holds it",
+      (id: string) => ({
+        dev: { resources: [resource("urn:pulumi:dev::app::runtask:index:RunTask::old-scanner", id)], pending_operations: [pendingCreate({})] },
+      }),
+      /Resource "old-scanner" \(urn:pulumi:dev::app::runtask:index:RunTask::old-scanner\) of this stack holds it\. Renamed or moved in the program/,
+    ],
+    [
+      "this very resource holds it (a replacement that creates first)",
+      (id: string) => ({ dev: { resources: [resource(URN, id)], pending_operations: [pendingCreate({})] } }),
+      /This very resource holds it in the stack's state: its replacement creates the new object before it deletes the old one.*`deleteBeforeReplace: true`/,
+    ],
+    [
+      "nothing holds it, and nothing was pending",
+      () => ({ dev: { pending_operations: [pendingCreate({})] }, prod: {} }),
+      /No stack of this backend holds it, and this resource has no create pending: it was made outside Pulumi, or by a stack of another backend\. If nothing else manages it, set `adopt: true`/,
+    ],
+    [
+      "a stack could not be read",
+      () => ({
+        dev: {
+          pending_operations: [
+            pendingCreate({}),
+            pendingCreate({ name: "scanner", url: "https://hooks.example.com/scan", category: "task", enabled: true }),
+          ],
+        },
+        gone: {},
+      }),
+      /but not every stack of the backend could be read \(not read: gone\), so it is not taken as that create's/,
+    ],
+  ])("%s: refused, naming that cause alone, nothing written", async (_case, statesFor, message) => {
+    await emulator.close();
+    emulator = await startEmulator({ interceptors: [calls.interceptor] });
+    configureProvider({ "runtask:address": emulator.url, "runtask:token": DEFAULT_RUNTASK_TOKEN, "runtask:organization": ORG });
+    const made = emulator.runTask.addTask(ORG, { name: "scanner", url: "https://hooks.example.com/scan" });
+    states = statesFor(made.id) as Record<string, State>;
+    // A stack listed whose state cannot be read.
+    listedOnly = "gone" in states ? ["gone"] : [];
+    delete states.gone;
+    exports = [];
+    emulator.requests.reset();
+    const err = await createOf("https://hooks.example.com/scan");
+    expect(err).toMatchObject({ code: "conflict" });
+    expect(err.message).toMatch(message);
+    expect(err.message).not.toMatch(/Which of these it is cannot be told/);
+    expect(emulator.requests.entries.filter((e) => e.method !== "GET").map((e) => e.status)).toEqual([422]);
+    expect(emulator.runTask.tasks().map((t) => t.url)).toEqual(["https://hooks.example.com/scan"]);
   });
 });
