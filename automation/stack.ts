@@ -16,7 +16,7 @@ import type { ProvisioningDescription } from "./description";
 import { missingStackMessage, ProvisioningError, provisioningError, type CallContext, type ProvisioningOperation } from "./errors";
 import { FailureCollector } from "./failures";
 import { DEFAULT_PROJECT_NAME, type ProgressOptions, type ProvisioningStackOptions, type ProvisionOptions, type RunOptions } from "./options";
-import { ADOPT_PENDING_CREATES } from "../provider/pendingCreates";
+import { ADOPT_PENDING_CREATES } from "../provider/takeover/pendingCreates";
 import { assertPackageInstalledFrom } from "./packageLocation";
 import { provisioningProgram, type ProvisionedOutputs } from "./program";
 import { findPulumiCli, missingPulumiCliMessage } from "./pulumiCli";
@@ -24,7 +24,7 @@ import { redact, redactError, redactEvent, secretsOf } from "./redaction";
 import { setSecretConfig } from "./secretConfig";
 import { inStackTurn } from "./stackTurns";
 import { inWorkDirectory } from "./workDirectory";
-import { pendingCreates, unrecordedPendingCreates } from "./pendingCreates";
+import { pendingCreates, unrecordedPendingCreates } from "../provider/takeover/stackStates";
 
 export interface ProvisionResult {
   outputs: ProvisionedOutputs;
@@ -230,7 +230,7 @@ async function engineRun<T>(
 export async function provision(options: ProvisioningStackOptions & ProvisionOptions): Promise<ProvisionResult> {
   return onStack("provision", options, true, async (stack, state) => {
     const pending = options.adoptPendingCreates ? await pendingCreatesOf(stack) : [];
-    // The provider's recovery of an up that was stopped (provider/pendingCreates.ts), for these resources only.
+    // The provider's recovery of an up that was stopped (provider/takeover/pendingCreates.ts), for these resources only.
     if (pending.length > 0) stack.workspace.envVars[ADOPT_PENDING_CREATES] = pending.join(" ");
     let result: UpResult;
     try {

@@ -8,9 +8,9 @@ import type { ConsumerProject } from "../toolchain/consumerProject";
 import { offlineEngineEnv, type PulumiEngine } from "../toolchain/pulumiEngine";
 import type { KeptStackShell } from "./keptStackShell";
 import type { StateFolder } from "./stateFolder";
-import { ADOPT_PENDING_CREATES } from "../provider/pendingCreates";
-import { adoptable, holderOf, stackLocks } from "./stoppedRun";
-import { pendingCreates, unrecordedPendingCreates, type PendingCreate } from "../automation/pendingCreates";
+import { ADOPT_PENDING_CREATES } from "../provider/takeover/pendingCreates";
+import { stackLocks } from "./stoppedRun";
+import { adoptable, holderOf, pendingCreates, unrecordedPendingCreates, type PendingCreate } from "../provider/takeover/stackStates";
 
 type Automation = typeof import("@pulumi/pulumi/automation");
 
@@ -106,7 +106,7 @@ export class Deployment {
 
   /**
    * The creates a stopped run left pending in the kept state (stoppedRun.ts), which the next up takes over with the
-   * provider's recovery (provider/pendingCreates.ts): exactly these resources, each the object of its own identity,
+   * provider's recovery (provider/takeover/pendingCreates.ts): exactly these resources, each the object of its own identity,
    * never one that another stack of the backend holds (the emulator serves every stack of the project). Says so.
    */
   private async findPendingCreates(): Promise<void> {

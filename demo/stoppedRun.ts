@@ -1,17 +1,12 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
-import { runTaskTable } from "../provider/runTask/fields";
-import { snapshotAutoConfigTable } from "../provider/snapshotAutoConfig/fields";
-import type { FieldTable } from "../provider/table/field";
-import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
-import type { PendingCreate } from "../automation/pendingCreates";
 
 /**
  * What a `pulumi` command stopped in the middle (killed, or its machine lost) leaves in a file backend, where the next
  * command on the stack trips over it, and what can be cleared safely:
  *
- * - Creates it had begun and not recorded (automation/pendingCreates.ts), which the next up takes over
+ * - Creates it had begun and not recorded (provider/takeover/stackStates.ts), which the next up takes over
  *   (engineDeployment.ts).
  *
  * - Metadata files (`<file>.attrs`) left empty. The storage library the CLI writes the backend with (gocloud.dev's
@@ -21,54 +16,6 @@ import type { PendingCreate } from "../automation/pendingCreates";
  * - Its lock: the CLI refuses the stack while another command's lock is there ("the stack is currently locked").
  *   One whose process is gone can be cleared (`pulumi cancel`); `stackLocks` says whose process each is.
  */
-
-/**
- * What names an object at the service (the fields its table marks `identity`), by resource type, on both routes
- * (dynamic and provider plugins): the resources whose pending creates the provider can take over
- * (provider/pendingCreates.ts).
- */
-const IDENTITIES: Record<string, readonly string[]> = Object.fromEntries(
-  (
-    [
-      ["snapshot", snapshotAutoConfigTable],
-      ["runtask", runTaskTable],
-      ["runtask", workspaceRunTaskTable],
-    ] as const
-  ).flatMap(([pkg, table]) => {
-    const identity = Object.entries(table.fields as FieldTable)
-      .filter(([, field]) => field.identity)
-      .map(([key]) => key);
-    return [
-      [`pulumi-nodejs:dynamic/${pkg}:${table.resource}`, identity],
-      [`${pkg}:index:${table.resource}`, identity],
-    ];
-  }),
-);
-
-interface ExportedState {
-  resources?: { urn: string; type: string; outputs?: Record<string, unknown> }[];
-}
-
-/** Whether the create is of one of the package's resources, whose object the provider can take over. */
-export function adoptable(create: PendingCreate): boolean {
-  return create.type in IDENTITIES;
-}
-
-/**
- * The resource of an exported state (another stack's) that holds the object of `create`'s identity, if any: the
- * same kind, and the same value of each field of the identity that both give.
- */
-export function holderOf(create: PendingCreate, deployment: unknown): string | undefined {
-  const keys = IDENTITIES[create.type] ?? [];
-  const kind = create.type.slice(create.type.lastIndexOf(":"));
-  const resources = (deployment as ExportedState | undefined)?.resources ?? [];
-  return resources.find(
-    (r) =>
-      r.type in IDENTITIES &&
-      r.type.endsWith(kind) &&
-      keys.every((k) => create.inputs[k] === undefined || r.outputs?.[k] === undefined || create.inputs[k] === r.outputs[k]),
-  )?.urn;
-}
 
 /** A lock a `pulumi` command holds on a stack of a file backend, as the CLI writes it. */
 export interface StackLock {

@@ -4,7 +4,7 @@
  * two hundred files (zod's among them), after the compile cache is on.
  */
 export { setProviderContext } from "./context";
-export { startDeployment } from "./heldObjects";
+export { startDeployment } from "./takeover/heldObjects";
 export { engineAddressArgument, useEngineLog } from "./engineLog";
 export { checkSettings } from "./config/configuredSettings";
 export { endWithEngine } from "./engineWatch";

@@ -19,7 +19,7 @@ export const RESOURCE_URN = "__resourceUrn";
  *   name, as Pulumi's auto-naming keeps an auto-name; and, in the Check the engine runs again without olds before a
  *   replacement's create, to the name the first Check of that resource kept;
  * - a create knows its resource's URN (`withCreatedResource`), for its refusal's recovery and the recovery itself
- *   (pendingCreates.ts). The create's inputs are what its resource's Check answered, so they tell which one it is.
+ *   (takeover/pendingCreates.ts). The create's inputs are what its resource's Check answered, so they tell which one it is.
  */
 export function dynamicResourceProvider(provider: ResourceProvider): ResourceProvider {
   const namesKept = new Map<string, string>();

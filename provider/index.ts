@@ -45,7 +45,7 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
   const lookup = (key: string) => config.get(key);
   setProviderContext({ config: lookup, tuning: { stats: newClientStats(), ...tuning } });
   // In the dynamic provider plugin, whose one process serves every dynamic resource of the engine command: its
-  // deployment, shared with the command's provider plugins (heldObjects.ts). Joined once whatever the calls.
+  // deployment, shared with the command's provider plugins (takeover/heldObjects.ts). Joined once whatever the calls.
   const engine = core().engineAddressArgument();
   if (engine) {
     core().useEngineLog(engine);
@@ -60,7 +60,7 @@ export function configure(config: ProviderConfig, tuning: ClientTuning = {}): vo
 /**
  * Starts a new deployment in a process that serves one after another (the engine's plugin processes serve one
  * each): a delete then removes objects the previous deployment made, which within one deployment it leaves to the
- * resource that took them over (see heldObjects.ts).
+ * resource that took them over (see takeover/heldObjects.ts).
  */
 export function startDeployment(): void {
   core().startDeployment();

@@ -16,7 +16,7 @@ export interface ResourceProvider {
   diffDetail(olds: Props, news: Props): DiffDetail;
   /**
    * Records that the resource of this state keeps its object in this deployment: its Diff answered no
-   * replacement (heldObjects.ts). Sends nothing.
+   * replacement (takeover/heldObjects.ts). Sends nothing.
    */
   claim(id: string, olds: Props): void;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;

@@ -6,7 +6,7 @@ type Props = Record<string, unknown>;
 
 /**
  * The members of a provider that its table answers: check and diff, which change nothing. A diff that keeps the
- * object claims it for the deployment (`claim`, heldObjects.ts); `afterCheck` runs on a check that passed (the
+ * object claims it for the deployment (`claim`, takeover/heldObjects.ts); `afterCheck` runs on a check that passed (the
  * adopt notice, which reads).
  */
 export function checkAndDiff(

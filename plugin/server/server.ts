@@ -18,7 +18,7 @@ import {
 } from "../../provider/context";
 import { settingProblems } from "../../provider/config/serviceSettings";
 import { newClientStats } from "../../provider/services/tuning";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { engineAddressArgument, tellUser, useEngineLog } from "../../provider/engineLog";
 import { argNamedByResource, secretArgs } from "../../provider/table/derived";
 import { stateValues } from "../../provider/table/stateValues";
@@ -197,7 +197,7 @@ export class ProviderServer {
     const { tuning } = providerContext();
     const config = configLookup(this.pkg.name, values);
     // The engine configures each plugin it starts once, before any resource call: a deployment starts here, shared
-    // with the other plugin processes of the engine command (heldObjects.ts).
+    // with the other plugin processes of the engine command (provider/takeover/heldObjects.ts).
     const engine = engineAddressArgument();
     useEngineLog(engine);
     startDeployment(engine);

@@ -84,8 +84,11 @@ export class ServiceError extends SnapshotRunTaskError {
 
 /**
  * Whether a failed write may have been carried out all the same: no answer came (but a connection that could not
- * be made secure, or a proxy's refusal, which sent nothing), or a server or gateway failed while handling it. Only a read can tell then.
+ * be made secure, or a proxy's refusal, which sent nothing), a server or gateway failed while handling it, or it was
+ * answered as a success without the document the API answers (the service, or whatever answered for it, said it was
+ * done). Only a read can tell then.
  */
 export function mayHaveBeenCarriedOut(err: unknown): boolean {
-  return err instanceof ServiceError && err.code !== "tls" && err.code !== "proxy" && (err.status === undefined || err.status >= 500);
+  if (!(err instanceof ServiceError) || err.code === "tls" || err.code === "proxy") return false;
+  return err.status === undefined || err.status >= 500 || (err.code === "unexpected_answer" && err.status < 300);
 }

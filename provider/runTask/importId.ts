@@ -1,6 +1,7 @@
 import { hasCode, SnapshotRunTaskError } from "../common/errors";
 import { notDotSegment } from "../common/validate";
 import type { RunTaskEndpoints } from "../services/runtask/endpoints";
+import { theOneObject } from "../takeover/proof";
 
 /** The ids `pulumi import` takes for a `RunTask`, as messages and the README show them. */
 export const RUN_TASK_IMPORT_FORMS = ["task-<id> (the service's id)", "<organization>/<task-name> (as the Terraform tfe provider takes it)"];
@@ -19,9 +20,9 @@ export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): P
     throw new SnapshotRunTaskError("invalid", `"${importId}" is not an import id of a RunTask: use ${RUN_TASK_IMPORT_FORMS.join(", or ")}`);
   }
   const [, organization, name] = byName;
-  let tasks;
+  let list;
   try {
-    tasks = (await api.listTasks(organization)).items;
+    list = await api.listTasks(organization);
   } catch (err) {
     if (!hasCode(err, "not_found")) throw err;
     throw new SnapshotRunTaskError(
@@ -32,7 +33,12 @@ export async function taskIdOfImport(api: RunTaskEndpoints, importId: string): P
       },
     );
   }
-  const task = tasks.find((t) => t.attributes.name === name);
+  // Taken only where it is the only task of that name (takeover/proof.ts): the spec does not make names unique.
+  const task = theOneObject({ found: list.items.filter((t) => t.attributes.name === name), consistent: list.consistent }, (t) => t.id, {
+    kind: "run task",
+    identity: `run tasks named "${name}" in organization "${organization}"`,
+    purpose: `import "${importId}"`,
+  });
   if (!task) throw new SnapshotRunTaskError("not_found", `import "${importId}": organization "${organization}" has no run task named "${name}"`);
   return { id: task.id, organization };
 }

@@ -1,20 +1,22 @@
-import { alreadyExists } from "../common/alreadyExists";
+import { takenOverOrRefused } from "../takeover/alreadyExists";
 import { SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import { GONE, isImport, type ResourceProvider } from "../resource";
-import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../takeover/heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, withGlobalOf, type RunTaskEndpoints } from "../services/runtask/endpoints";
 import { relatedId, type ResourceObject } from "../services/runtask/jsonApi";
-import { foundInList, requireTaskGone } from "../services/runtask/proofOfGone";
+import { requireTaskGone } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { checkAndDiff } from "../tableProvider";
+import { ServiceError } from "../http/serviceError";
 import { checkRunTask, diffRunTaskDetail, runTaskTable } from "./fields";
 import { afterFailedPatch } from "./failedUpdate";
 import { asksForGlobal, globalOfCreate, globalToSend, reportedGlobal, sameGlobal, unsupportedAfterWrite } from "./global";
-import { noticeAdoption } from "../adoptionNotice";
-import { adoptsPendingCreate, namedForPendingCreate } from "../pendingCreates";
+import { noticeAdoption } from "../takeover/adoptionNotice";
+import { requireNotHeldByAnother, theOneObject, type Lookup } from "../takeover/proof";
+import { adoptsPendingCreate, namedForPendingCreate } from "../takeover/pendingCreates";
 import { taskIdOfImport } from "./importId";
 import { organizationHolding } from "./organization";
 import { inputsOf, taskBody, taskFromWire, type RunTaskState, type TaskWrite } from "./wire";
@@ -41,14 +43,27 @@ function identityOf(s: RunTaskState): string {
   return `${s.organization}/${s.name}`;
 }
 
-function taskExists(s: RunTaskState, found: ResourceObject): SnapshotRunTaskError {
-  return alreadyExists({
+/**
+ * The task found in a create's way (its name taken, or found after a lost answer and not what the create sent): taken
+ * over where it is proven this resource's own, made by an up that was stopped while creating it; refused otherwise,
+ * naming the causes that apply (takeover/alreadyExists.ts).
+ */
+async function foundInTheWay(
+  api: RunTaskEndpoints,
+  s: RunTaskState,
+  write: TaskWrite,
+  inputs: Props,
+  found: ResourceObject,
+): Promise<ResourceObject> {
+  await takenOverOrRefused({
     label: `run task "${s.name}" of organization "${s.organization}"`,
     kind: "run task",
     id: found.id,
     identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
     name: s.name,
+    holdsWhatWasSent: (sent) => isWhatWasSent(taskFromWire(found, {}), stateOf(sent)),
   });
+  return takeOverTask(api, found, s, write, inputs);
 }
 
 /** An import by id whose organization no list could name. */
@@ -76,8 +91,16 @@ function isWhatWasSent(found: RunTaskState, sent: RunTaskState): boolean {
   );
 }
 
-async function findByName(api: RunTaskEndpoints, organization: string, name: string): Promise<ResourceObject | undefined> {
-  return foundInList(await api.listTasks(organization), (t) => t.attributes.name === name, `the task list of organization "${organization}"`);
+/** Every task of that name in the organization, the spec not making names unique there. */
+async function tasksNamed(api: RunTaskEndpoints, organization: string, name: string): Promise<Lookup<ResourceObject>> {
+  const list = await api.listTasks(organization);
+  return { found: list.items.filter((t) => t.attributes.name === name), consistent: list.consistent };
+}
+
+/** The task of that name in the organization, taken for `purpose` only where it is the only one (proof.ts). */
+async function theTaskNamed(api: RunTaskEndpoints, s: RunTaskState, purpose: string): Promise<ResourceObject | undefined> {
+  const identity = `run tasks named "${s.name}" in organization "${s.organization}"`;
+  return theOneObject(await tasksNamed(api, s.organization, s.name), (t) => t.id, { kind: "run task", identity, purpose });
 }
 
 /** After a 404 for a task: gone only when its organization's list (the state's, or the default one) proves it. */
@@ -87,16 +110,47 @@ function requireGoneTask(api: RunTaskEndpoints, id: string, s: RunTaskState, met
 
 /**
  * Creates the task without ever making a duplicate (`createOnce`). A refusal (422) is looked into rather than
- * read: when a task of that name exists, the answer is the advice to adopt it, whatever the service's wording.
+ * read: when a task of that name exists, what comes of it is `foundInTheWay`, whatever the service's wording.
  */
-function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite): Promise<ResourceObject> {
+function createTask(api: RunTaskEndpoints, s: RunTaskState, write: TaskWrite, inputs: Props): Promise<ResourceObject> {
   const body = taskBody(s, write);
   return createRefusalChecked(api.http, {
     post: () => api.createTask(s.organization, body, secretsOf(write)),
-    find: () => findByName(api, s.organization, s.name),
+    find: () => theTaskNamed(api, s, `run task "${s.name}": a create whose outcome is unknown`),
     matches: (found) => isWhatWasSent(taskFromWire(found, {}), s),
-    exists: (found) => taskExists(s, found),
+    taken: (found) => foundInTheWay(api, s, write, inputs, found),
   });
+}
+
+/**
+ * Makes a task that exists the program's (an adopt, a recovery): one PATCH, whose answer must be the task showing
+ * what was sent. A failure that may have been carried out, or an answer that does not show it, is settled by a read
+ * (failedUpdate.ts): success is claimed only once the service shows the program's settings.
+ */
+async function takeOverTask(
+  api: RunTaskEndpoints,
+  existing: ResourceObject,
+  s: RunTaskState,
+  write: TaskWrite,
+  inputs: Props,
+): Promise<ResourceObject> {
+  const update = { id: existing.id, old: taskFromWire(existing, { organization: s.organization }), state: s, write, inputs };
+  let task: ResourceObject;
+  try {
+    task = await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization);
+  } catch (err) {
+    throw await afterFailedPatch(api, update, err);
+  }
+  if (isWhatWasSent(taskFromWire(task, {}), s)) return task;
+  const unshown = new ServiceError({
+    service: api.http.service,
+    method: "PATCH",
+    path: `/tasks/${existing.id}`,
+    status: 200,
+    code: "unexpected_answer",
+    advice: "the task it answers does not show the settings sent",
+  });
+  throw await afterFailedPatch(api, update, unshown);
 }
 
 /** The `RunTask` provider. The resource id is the service's `task-...` id. */
@@ -111,25 +165,32 @@ export const runTaskProvider: ResourceProvider = {
         label: (i) => `RunTask "${String(i.name)}"`,
         lookUp: async (i) => {
           const s = stateOf(i);
-          const task = await findByName(runTaskEndpoints(), s.organization, s.name);
-          return task && { found: `${task.id} in organization "${s.organization}"`, state: taskFromWire(task, { organization: s.organization }) };
+          const task = await theTaskNamed(runTaskEndpoints(), s, `RunTask "${s.name}": adopt`);
+          if (!task) return undefined;
+          const key = s.hmacKey === undefined ? { written: [], left: ["hmacKey"] } : { written: ["hmacKey"], left: [] };
+          return {
+            found: `${task.id} in organization "${s.organization}"`,
+            state: taskFromWire(task, { organization: s.organization }),
+            unreadable: { ...key, how: "the task keeps its key (set hmacKey in the program to replace it)" },
+          };
         },
-        alwaysWritten: () => ["hmacKey"],
       }),
   ),
 
   async create(inputs) {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
-    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    // This resource's own delete, left undone earlier in the deployment (takeover/heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("run task", identityOf(s));
     if (undone && !(await api.deleteTask(undone))) await requireGoneTask(api, undone, s, "DELETE");
-    // Adopted, or named by the recovery of an up stopped while creating it (pendingCreates.ts).
-    const found = s.adopt === true || namedForPendingCreate() ? await findByName(api, s.organization, s.name) : undefined;
+    // Adopted, or named by the recovery of an up stopped while creating it (takeover/pendingCreates.ts).
+    const purpose = s.adopt === true ? `RunTask "${s.name}": adopt` : `RunTask "${s.name}": the recovery of an up stopped while creating it`;
+    const found = s.adopt === true || namedForPendingCreate() ? await theTaskNamed(api, s, purpose) : undefined;
+    if (found) requireNotHeldByAnother({ kind: "run task", identity: `run task ${found.id}`, purpose }, found.id);
     const existing = found && (s.adopt === true || adoptsPendingCreate("run task", found.id)) ? found : undefined;
-    // Adopted, the task gets the program's key or none: a key it held is never left in place unseen.
-    const write: TaskWrite = { hmacKey: existing ? (s.hmacKey ?? "") : s.hmacKey, global: globalOfCreate(s, existing) };
-    const task = existing ? await api.updateTask(existing.id, taskBody(s, write), secretsOf(write), s.organization) : await createTask(api, s, write);
+    // The key is sent where the program gives one: an adopted task's key, which no read shows, is kept otherwise.
+    const write: TaskWrite = { hmacKey: s.hmacKey, global: globalOfCreate(s, existing) };
+    const task = existing ? await takeOverTask(api, existing, s, write, inputs) : await createTask(api, s, write, inputs);
     // Held from here: the task is recorded, or (made only to find the settings unsupported) deleted again.
     hold("run task", task.id);
     if (asksForGlobal(s.global) && reportedGlobal(task) === undefined)

@@ -5,8 +5,11 @@ import type { CreateStats } from "./tuning";
 export interface CreateOnceOptions<T> {
   /** Whether an object found after a lost answer is what this create would have made. */
   matches(found: T): boolean;
-  /** The error for an object found that is not what this create would have made (someone else's). */
-  foreign(found: T): Error;
+  /**
+   * What comes of an object found that is not what this create would have made: the error it fails with (someone
+   * else's), or the object, taken over on proof of its own (an earlier create of this resource's that was stopped).
+   */
+  foreign(found: T): Promise<T>;
   /**
    * Whether an error may mean the object exists already (what a create sent again after a lost answer may get),
    * decided by its code, never by the wording of a message.
@@ -43,7 +46,7 @@ export async function createOnce<T>(create: () => Promise<T>, find: () => Promis
     uncertain = true;
     const found = await lookUp(find, failure);
     if (found !== undefined) {
-      if (!options.matches(found)) throw options.foreign(found);
+      if (!options.matches(found)) return await options.foreign(found);
       stats.adopted++;
       return found;
     }

@@ -1,19 +1,21 @@
-import { alreadyExists } from "../common/alreadyExists";
+import { takenOverOrRefused } from "../takeover/alreadyExists";
 import { PartialFailure } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import { toPlainJson } from "../common/plainJson";
 import { providerContext } from "../context";
 import type { ResourceProvider } from "../resource";
 import { GONE, isImport } from "../resource";
-import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../takeover/heldObjects";
 import { checkAndDiff } from "../tableProvider";
-import { SnapshotEndpoints } from "../services/snapshot/endpoints";
+import { SnapshotEndpoints, type SnapshotConfigWire } from "../services/snapshot/endpoints";
+import type { FieldTable } from "../table/field";
 import { resolveSnapshotSettings } from "../services/snapshot/settings";
-import { noticeAdoption } from "../adoptionNotice";
-import { adoptsPendingCreate } from "../pendingCreates";
+import { noticeAdoption } from "../takeover/adoptionNotice";
+import { adoptsPendingCreate } from "../takeover/pendingCreates";
 import { checkSnapshotAutoConfig, diffSnapshotAutoConfigDetail, snapshotAutoConfigTable } from "./fields";
-import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import { credentialsUnread, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
 import * as writes from "./writes";
+import { UNREAD_CREDENTIALS_LEFT } from "./writes";
 
 type Props = Record<string, unknown>;
 
@@ -30,6 +32,15 @@ function stateOf(inputs: Props): SnapshotAutoConfigState {
 
 function outputs(state: SnapshotAutoConfigState): Props {
   return toPlainJson(state) as Props;
+}
+
+/**
+ * Whether a configuration holds the settings of `sent` (a create's inputs as a state keeps them) that a read shows:
+ * its secrets, which a state keeps encrypted and a service may hide, aside.
+ */
+function holdsSettingsOf(wire: SnapshotConfigWire, sent: SnapshotAutoConfigState): boolean {
+  const { changed } = diffSnapshotAutoConfigDetail(fromWire(sent.name, wire, sent), sent);
+  return changed.every((key) => (snapshotAutoConfigTable.fields as FieldTable)[key]?.secret === true);
 }
 
 /** A refresh's or a delete's 404 that is not the service's "no such configuration" fails, saying what it keeps. */
@@ -55,9 +66,18 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
         lookUp: async (i) => {
           const name = String(i.name);
           const wire = await endpoints().readConfig(name, secretValues(i));
-          return wire && { found: `configuration "${name}"`, state: fromWire(name, wire, {}) };
+          if (!wire) return undefined;
+          const unread = credentialsUnread(wire, String(i.storageType));
+          return {
+            found: `configuration "${name}"`,
+            state: fromWire(name, wire, {}),
+            unreadable: {
+              written: unread.filter((arg) => i[arg] !== undefined),
+              left: unread.filter((arg) => i[arg] === undefined),
+              how: UNREAD_CREDENTIALS_LEFT,
+            },
+          };
         },
-        alwaysWritten: (i) => credentialArgsOf(String(i.storageType)),
       }),
   ),
 
@@ -65,22 +85,24 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     const state = stateOf(inputs);
     const api = endpoints();
     const secrets = secretValues(state);
-    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    // This resource's own delete, left undone earlier in the deployment (takeover/heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("snapshot configuration", state.name);
     if (undone) await keepingState(api.deleteConfig(undone, secrets));
     const existing = await api.readConfig(state.name, secrets);
     if (existing && state.adopt !== true && !adoptsPendingCreate("snapshot configuration", state.name)) {
-      throw alreadyExists({
+      // Taken over where it is proven this resource's own, made by an up stopped while creating it; refused otherwise.
+      await takenOverOrRefused({
         label: `snapshot configuration "${state.name}"`,
         kind: "snapshot configuration",
         id: state.name,
         identity: "the same `name` (a configuration's name is the resource's name where `name` is not given)",
         name: state.name,
+        holdsWhatWasSent: (sent) => holdsSettingsOf(existing, stateOf(sent)),
       });
     }
     const writing = { api, state, secrets, inputs };
     try {
-      // Adopted: whatever the configuration holds that the program does not set is cleared, and nothing is deleted.
+      // Taken over: what a read shows that the program does not set is cleared, and nothing is deleted (writes.ts).
       await (existing ? writes.adopt(writing, existing) : writes.create(writing));
     } catch (err) {
       // A partial failure records the configuration: it is this resource's too.

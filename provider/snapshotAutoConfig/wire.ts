@@ -2,7 +2,7 @@ import type { SnapshotConfigWire } from "../services/snapshot/endpoints";
 import { secretArgs } from "../table/derived";
 import type { FieldTable } from "../table/field";
 import type { StateOf } from "../table/types";
-import { fromWire as fieldsFromWire, toWire as fieldsToWire } from "../table/wire";
+import { fromWire as fieldsFromWire, isMasked, toWire as fieldsToWire } from "../table/wire";
 import { snapshotAutoConfigTable, STORAGE_TYPES, type StorageType } from "./fields";
 
 type Props = Record<string, unknown>;
@@ -35,9 +35,26 @@ function isStorageType(value: string): value is StorageType {
 
 const SECRET_ARGS = secretArgs(fields);
 
-/** The credential arguments of a storage type: what an adopt sets, or clears, whatever a read shows. */
+/** The credential arguments of a storage type. */
 export function credentialArgsOf(storageType: string): string[] {
   return SECRET_ARGS.filter((arg) => (fields as FieldTable)[arg].group === storageType);
+}
+
+/**
+ * The credential arguments of the storage type whose values a read did not show: those it masks, and, where it shows
+ * none at all (a service that hides credentials, or a configuration that holds none: one read cannot tell), every one.
+ * Nobody could have copied these into a program. Where a read shows credentials, one it leaves out or blanks is none.
+ */
+export function credentialsUnread(wire: SnapshotConfigWire, storageType: string): string[] {
+  const args = credentialArgsOf(storageType);
+  const valueOf = (arg: string) => wire[(fields as FieldTable)[arg].wire ?? arg];
+  if (!args.some((arg) => valueOf(arg) != null)) return args;
+  return args.filter((arg) => isMasked(valueOf(arg)));
+}
+
+/** What a read showed, without the values it masked (a placeholder is no value, to be cleared or kept). */
+export function withoutMasked(wire: SnapshotConfigWire): SnapshotConfigWire {
+  return Object.fromEntries(Object.entries(wire).filter(([, value]) => !isMasked(value)));
 }
 /** Members of a JSON credential (a service account key) that a service may quote on their own. */
 const SECRET_MEMBERS = ["private_key", "private_key_id"];

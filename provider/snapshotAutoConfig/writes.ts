@@ -4,7 +4,7 @@ import { codeOf, PartialFailure, withProviderText } from "../common/partialFailu
 import { mayHaveBeenCarriedOut, ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { diffSnapshotAutoConfigDetail } from "./fields";
-import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
+import { credentialsUnread, fromWire, toWire, withoutMasked, type SnapshotAutoConfigState } from "./wire";
 import { writePlan } from "./writePlan";
 
 type Props = Record<string, unknown>;
@@ -36,29 +36,69 @@ export async function create(w: Writing): Promise<void> {
   }
 }
 
+/** What an adopt does with the credentials no read showed, as its notice says. */
+export const UNREAD_CREDENTIALS_LEFT =
+  "a service that keeps what a write leaves out keeps them, one that replaces a configuration with each write drops them " +
+  "(set them in the program to keep them)";
+
 /**
- * An adopt: the configuration the service holds becomes the program's, and what it held is never deleted. The
- * program's configuration goes in one POST, clearing what it holds that the program does not set, credentials of
- * the selected storage type included whether or not a read shows them (a service may mask them). A failure of
- * that POST leaves the configuration as it was. Only where a POST cannot clear what was there (a storage-type
- * switch, a setting with no value meaning unset, on a service that merges writes) is the configuration, by then
- * the program's own, deleted and written afresh; if that fails, the program's is written back, and the object is
- * recorded either way (a partial failure), so that the next `up` finishes the job (`unfinishedRewrite`).
+ * An adopt: the configuration the service holds becomes the program's, and what it held is never deleted, nor is
+ * anything changed that a read did not show. Where a read shows nothing to change, and the program gives no
+ * credential the read left out, nothing is written. Otherwise the program's configuration goes in one POST, clearing
+ * what the read showed that the program does not set; credentials the read left out, blanked or masked are neither
+ * cleared nor sent (nobody could have read them to copy them into the program). A failure of that POST leaves the
+ * configuration as it was. Only where a POST cannot clear what was there (a storage-type switch, a setting with no
+ * value meaning unset, on a service that merges writes) is the configuration, by then the program's own, deleted and
+ * written afresh; if that fails, the program's is written back, and the object is recorded either way (a partial
+ * failure), so that the next `up` finishes the job (`unfinishedRewrite`). A delete that would drop credentials of
+ * the program's storage type that no read showed is refused instead. Then a read must show the program's
+ * configuration: success is claimed only once the service holds it.
  */
 export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void> {
-  const plan = writePlan(w.state, held, credentialArgsOf(w.state.storageType));
+  const unread = credentialsUnread(held, w.state.storageType);
+  const left = unread.filter((arg) => (w.state as Props)[arg] === undefined);
+  if (left.length === unread.length && holdsWhatWasSent(w, held)) return;
+  const plan = writePlan(w.state, withoutMasked(held));
+  if (plan.rewrite && held.storage_type === w.state.storageType && left.length > 0) {
+    throw new SnapshotRunTaskError(
+      "conflict",
+      `adopt: snapshot configuration "${w.state.name}" must be deleted and written afresh to be the program's (${plan.rewrite}), ` +
+        `which would drop ${left.join(", ")}, which no read shows: nothing is changed. Set that setting in the program as the ` +
+        "configuration holds it, or give those credentials in the program",
+    );
+  }
   try {
     await w.api.writeConfig(w.state.name, plan.body, w.secrets);
   } catch (err) {
     throw await afterFailedPost(w, err, (now) => now !== undefined && holdsWhatWasSent(w, now));
   }
-  if (!plan.rewrite) return;
-  try {
-    await w.api.deleteConfig(w.state.name, w.secrets);
-    await w.api.writeConfig(w.state.name, toWire(w.state), w.secrets);
-  } catch (err) {
-    throw await unfinishedRewrite(w, held, err, `adopted, but writing it afresh (${plan.rewrite}) failed`);
+  if (plan.rewrite) {
+    try {
+      await w.api.deleteConfig(w.state.name, w.secrets);
+      await w.api.writeConfig(w.state.name, toWire(w.state), w.secrets);
+    } catch (err) {
+      throw await unfinishedRewrite(w, held, err, `adopted, but writing it afresh (${plan.rewrite}) failed`);
+    }
   }
+  await requireHeld(w, "adopted");
+}
+
+/**
+ * A read after a write that took an object over: the service must hold the program's configuration. Otherwise the
+ * object is recorded as the service holds it (a partial failure), so that the next `up` writes it again.
+ */
+async function requireHeld(w: Writing, what: string): Promise<void> {
+  const now = await w.api.readConfig(w.state.name, w.secrets);
+  if (holdsWhatWasSent(w, now)) return;
+  const name = `snapshot configuration "${w.state.name}"`;
+  const failure = new SnapshotRunTaskError(
+    "unexpected_answer",
+    now === undefined
+      ? `${name} was ${what}, but a read finds no such configuration afterwards`
+      : `${name} was ${what}, but a read afterwards does not show the program's configuration`,
+  );
+  const properties = now === undefined ? outputs(w.state) : outputs(fromWire(w.state.name, now, w.state));
+  throw recorded(w, properties, failure, "it is recorded as the service holds it, and the next `pulumi up` writes it again");
 }
 
 /**

@@ -1,6 +1,7 @@
 import { hasCode, SnapshotRunTaskError } from "../common/errors";
 import type { RunTaskEndpoints } from "../services/runtask/endpoints";
-import { workspaceTaskFromWire } from "./wire";
+import { theOneObject } from "../takeover/proof";
+import { workspaceTaskFromWire, type WorkspaceTaskRecord } from "./wire";
 
 /** The ids `pulumi import` takes for a `WorkspaceRunTask`, as messages and the README show them. */
 export const WORKSPACE_RUN_TASK_IMPORT_FORMS = ["<workspace-id>/<wstask-id>", "<workspace-id>/<task-id>", "<workspace-id>/<task-name>"];
@@ -33,9 +34,9 @@ export async function associationOfImport(api: RunTaskEndpoints, importId: strin
     throw refused(importId, `"${workspaceId}" is not a workspace id (ws-...), and the run task API has no lookup of a workspace by name`);
   }
   if (second.startsWith("wstask-")) return { workspaceId, id: second };
-  let listed;
+  let list;
   try {
-    listed = (await api.listWorkspaceTasks(workspaceId)).items.map((r) => workspaceTaskFromWire(r, workspaceId));
+    list = await api.listWorkspaceTasks(workspaceId);
   } catch (err) {
     if (!hasCode(err, "not_found")) throw err;
     throw new SnapshotRunTaskError(
@@ -44,12 +45,25 @@ export async function associationOfImport(api: RunTaskEndpoints, importId: strin
       { cause: err },
     );
   }
-  const byTaskId = listed.find((a) => a.taskId === second);
-  if (byTaskId) return { workspaceId, id: byTaskId.id };
+  const listed = list.items.map((r) => workspaceTaskFromWire(r, workspaceId));
+  // Taken only where it is the only association the id names (takeover/proof.ts): the spec does not forbid two of one
+  // task in a workspace, nor two tasks of one name.
+  const only = (found: WorkspaceTaskRecord[], identity: string) =>
+    theOneObject({ found, consistent: list.consistent }, (a) => a.id, { kind: "association", identity, purpose: `import "${importId}"` });
+  const ofTask = second.startsWith("task-")
+    ? only(
+        listed.filter((a) => a.taskId === second),
+        `associations of task ${second} in workspace ${workspaceId}`,
+      )
+    : undefined;
+  if (ofTask) return { workspaceId, id: ofTask.id };
+  const named: WorkspaceTaskRecord[] = [];
   for (const association of listed) {
     const task = await api.showTask(association.taskId);
-    if (task?.task.attributes.name === second) return { workspaceId, id: association.id };
+    if (task?.task.attributes.name === second) named.push(association);
   }
+  const ofName = only(named, `associations of run tasks named "${second}" in workspace ${workspaceId}`);
+  if (ofName) return { workspaceId, id: ofName.id };
   throw new SnapshotRunTaskError(
     "not_found",
     `import "${importId}": workspace ${workspaceId} has no association of a run task with the id or name "${second}"`,

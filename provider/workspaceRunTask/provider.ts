@@ -1,17 +1,20 @@
-import { alreadyExists } from "../common/alreadyExists";
+import { takenOverOrRefused } from "../takeover/alreadyExists";
 import { hasCode, messageOf, SnapshotRunTaskError } from "../common/errors";
 import { toPlainJson } from "../common/plainJson";
 import { GONE, isImport, type ResourceProvider } from "../resource";
-import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../heldObjects";
+import { heldByAnotherResource, hold, ownDeleteLeftUndone } from "../takeover/heldObjects";
 import { createRefusalChecked } from "../services/runtask/createRefusalChecked";
 import { runTaskEndpoints, type RunTaskEndpoints } from "../services/runtask/endpoints";
-import { associationOfTask, foundInList, requireAssociationGone } from "../services/runtask/proofOfGone";
+import { associationOfTask, requireAssociationGone } from "../services/runtask/proofOfGone";
+import type { ResourceObject } from "../services/runtask/jsonApi";
+import { requireNotHeldByAnother, theOneObject, type Lookup } from "../takeover/proof";
 import { codeOf, PartialFailure, withProviderText } from "../common/partialFailure";
 import { ServiceError } from "../http/serviceError";
 import { sameStages } from "../services/runtask/vocabulary";
 import { checkAndDiff } from "../tableProvider";
-import { noticeAdoption } from "../adoptionNotice";
-import { adoptsPendingCreate, namedForPendingCreate } from "../pendingCreates";
+import { noticeAdoption } from "../takeover/adoptionNotice";
+import { adoptsPendingCreate, namedForPendingCreate } from "../takeover/pendingCreates";
+import { afterFailedAssociationPatch } from "./failedUpdate";
 import { associationOfImport } from "./importId";
 import { checkWorkspaceRunTask, diffWorkspaceRunTaskDetail, workspaceRunTaskTable } from "./fields";
 import { inputsOf, outputsOf, workspaceTaskBody, workspaceTaskFromWire, type WorkspaceRunTaskState, type WorkspaceTaskRecord } from "./wire";
@@ -23,13 +26,20 @@ function stateOf(props: Props): WorkspaceRunTaskState {
   return { ...rest, workspaceId: String(rest.workspaceId ?? ""), taskId: String(rest.taskId ?? "") };
 }
 
-function alreadyAttached(s: WorkspaceRunTaskState, found: WorkspaceTaskRecord): SnapshotRunTaskError {
-  return alreadyExists({
+/**
+ * The association found in a create's way (the task attached already, or found after a lost answer and not what the
+ * create sent): taken over where it is proven this resource's own, made by an up that was stopped while creating it;
+ * refused otherwise, naming the causes that apply (takeover/alreadyExists.ts).
+ */
+async function foundInTheWay(api: RunTaskEndpoints, s: WorkspaceRunTaskState, found: WorkspaceTaskRecord): Promise<WorkspaceTaskRecord> {
+  await takenOverOrRefused({
     label: `the association of run task ${s.taskId} with workspace ${s.workspaceId}`,
     kind: "association",
     id: found.id,
     identity: "the same task and workspace",
+    holdsWhatWasSent: (sent) => isWhatWasSent(found, stateOf(sent)),
   });
+  return workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, found.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId);
 }
 
 /** Whether an association found after a create's answer was lost is the one that create made. */
@@ -37,37 +47,33 @@ function isWhatWasSent(found: WorkspaceTaskRecord, sent: WorkspaceRunTaskState):
   return found.enforcementLevel === sent.enforcementLevel && sameStages(found.stages, sent.stages);
 }
 
-/**
- * The associations of that task in the workspace, looking through every page of a list whose pages agree (one that
- * changed while read may leave one out). The spec does not forbid two of one task.
- */
-async function associationsOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord[]> {
+/** The associations of that task in the workspace, from every page of its list: the spec does not forbid two of one task. */
+async function associationsOfTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<Lookup<WorkspaceTaskRecord>> {
   const list = await api.listWorkspaceTasks(workspaceId);
   const records = list.items.map((r) => workspaceTaskFromWire(r, workspaceId)).filter((r) => r.taskId === taskId);
-  // Undefined where the list's pages disagree and show none: foundInList's error, which says nothing can be concluded.
-  if (!list.consistent) foundInList(list, () => false, `the run task list of workspace ${workspaceId}`);
-  return records;
+  return { found: records, consistent: list.consistent };
 }
 
 /** The list before an associate: a 404 holds none; another failure stops the create before anything is sent. */
-function noneWhereNotFound(err: unknown): WorkspaceTaskRecord[] {
-  if (hasCode(err, "not_found") && err instanceof ServiceError) return [];
+function noneWhereNotFound(err: unknown): Lookup<WorkspaceTaskRecord> {
+  if (hasCode(err, "not_found") && err instanceof ServiceError) return { found: [], consistent: true };
   if (err instanceof ServiceError)
     throw err.with({ advice: [err.advice, "read before associating: nothing was associated"].filter(Boolean).join("; ") });
   throw err;
 }
 
-/** The association of that task in the workspace; where it holds several, an error naming them all. */
-export async function findByTask(api: RunTaskEndpoints, workspaceId: string, taskId: string): Promise<WorkspaceTaskRecord | undefined> {
-  const found = await associationsOfTask(api, workspaceId, taskId);
-  if (found.length > 1) {
-    throw new SnapshotRunTaskError(
-      "conflict",
-      `run task service: workspace ${workspaceId} holds ${found.length} associations of task ${taskId} (${found.map((r) => r.id).join(", ")}): ` +
-        "which one is meant cannot be told. Keep one (delete the others at the service), then run the command again",
-    );
-  }
-  return found[0];
+/** The association of that task in the workspace, taken for `purpose` only where it is the only one (takeover/proof.ts). */
+export async function findByTask(
+  api: RunTaskEndpoints,
+  workspaceId: string,
+  taskId: string,
+  purpose = `the association of task ${taskId} with workspace ${workspaceId}`,
+): Promise<WorkspaceTaskRecord | undefined> {
+  return theOneObject(await associationsOfTask(api, workspaceId, taskId), (r) => r.id, {
+    kind: "association",
+    identity: `associations of task ${taskId} in workspace ${workspaceId}`,
+    purpose,
+  });
 }
 
 /**
@@ -76,7 +82,8 @@ export async function findByTask(api: RunTaskEndpoints, workspaceId: string, tas
  * several: an error naming them all, since which one is this create's cannot be told.
  */
 async function madeSince(api: RunTaskEndpoints, s: WorkspaceRunTaskState, before: ReadonlySet<string>): Promise<WorkspaceTaskRecord | undefined> {
-  const made = (await associationsOfTask(api, s.workspaceId, s.taskId)).filter((r) => !before.has(r.id));
+  const { found, consistent } = await associationsOfTask(api, s.workspaceId, s.taskId);
+  const made = found.filter((r) => !before.has(r.id));
   if (made.length > 1) {
     throw new SnapshotRunTaskError(
       "conflict",
@@ -85,7 +92,11 @@ async function madeSince(api: RunTaskEndpoints, s: WorkspaceRunTaskState, before
         "is recorded. Keep one (delete the others at the service), then adopt it (`adopt: true`)",
     );
   }
-  return made[0];
+  return theOneObject({ found: made, consistent }, (r) => r.id, {
+    kind: "association",
+    identity: `associations of task ${s.taskId} in workspace ${s.workspaceId} made since the create began`,
+    purpose: `the association of task ${s.taskId} with workspace ${s.workspaceId}, whose create was answered without it`,
+  });
 }
 
 /**
@@ -98,7 +109,15 @@ async function madeSince(api: RunTaskEndpoints, s: WorkspaceRunTaskState, before
 async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs: Props): Promise<WorkspaceTaskRecord> {
   // Those of the task there before: what the create made is told from them afterwards. A workspace that answers 404
   // holds none this token sees; the POST's own 404 then says which part answered.
-  const before = new Set((await associationsOfTask(api, s.workspaceId, s.taskId).catch(noneWhereNotFound)).map((r) => r.id));
+  const held = await associationsOfTask(api, s.workspaceId, s.taskId).catch(noneWhereNotFound);
+  if (!held.consistent) {
+    throw new SnapshotRunTaskError(
+      "not_found",
+      `run task service: the run task list of workspace ${s.workspaceId} changed while it was read, so the associations of task ` +
+        `${s.taskId} it held cannot be told from the one a create would make: nothing was associated. Run the command again`,
+    );
+  }
+  const before = new Set(held.found.map((r) => r.id));
   const find = () => madeSince(api, s, before);
   const post = async () => {
     const resource = await api.associate(s.workspaceId, workspaceTaskBody(s, { withTask: true }));
@@ -128,7 +147,7 @@ async function associate(api: RunTaskEndpoints, s: WorkspaceRunTaskState, inputs
     find,
     existing: () => findByTask(api, s.workspaceId, s.taskId),
     matches: (found) => isWhatWasSent(found, s),
-    exists: (found) => alreadyAttached(s, found),
+    taken: (found) => foundInTheWay(api, s, found),
   });
 }
 
@@ -181,7 +200,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
       label: (i) => `WorkspaceRunTask of ${String(i.taskId)} in ${String(i.workspaceId)}`,
       lookUp: async (i) => {
         const s = stateOf(i);
-        const found = await findByTask(runTaskEndpoints(), s.workspaceId, s.taskId);
+        const found = await findByTask(runTaskEndpoints(), s.workspaceId, s.taskId, `WorkspaceRunTask of ${s.taskId} in ${s.workspaceId}: adopt`);
         return found && { found: found.id, state: { ...s, enforcementLevel: found.enforcementLevel, stages: found.stages } };
       },
     }),
@@ -190,11 +209,14 @@ export const workspaceRunTaskProvider: ResourceProvider = {
   async create(inputs) {
     const s = stateOf(inputs);
     const api = runTaskEndpoints();
-    // This resource's own delete, left undone earlier in the deployment (heldObjects.ts), is carried out first.
+    // This resource's own delete, left undone earlier in the deployment (takeover/heldObjects.ts), is carried out first.
     const undone = ownDeleteLeftUndone("association", identityOf(s));
     if (undone && !(await api.deleteWorkspaceTask(s.workspaceId, undone))) await requireAssociationGone(api, "DELETE", s.workspaceId, undone);
-    // Adopted, or named by the recovery of an up stopped while creating it (pendingCreates.ts).
-    const found = s.adopt === true || namedForPendingCreate() ? await findByTask(api, s.workspaceId, s.taskId) : undefined;
+    // Adopted, or named by the recovery of an up stopped while creating it (takeover/pendingCreates.ts).
+    const label = `WorkspaceRunTask of ${s.taskId} in ${s.workspaceId}`;
+    const purpose = s.adopt === true ? `${label}: adopt` : `${label}: the recovery of an up stopped while creating it`;
+    const found = s.adopt === true || namedForPendingCreate() ? await findByTask(api, s.workspaceId, s.taskId, purpose) : undefined;
+    if (found) requireNotHeldByAnother({ kind: "association", identity: `association ${found.id}`, purpose }, found.id);
     const existing = found && (s.adopt === true || adoptsPendingCreate("association", found.id)) ? found : undefined;
     const record = existing
       ? workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, existing.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId)
@@ -230,7 +252,7 @@ export const workspaceRunTaskProvider: ResourceProvider = {
     return { id, props: outs, inputs: inputsOf(outs) };
   },
 
-  async update(id, _olds, news) {
+  async update(id, olds, news) {
     const s = stateOf(news);
     const api = runTaskEndpoints();
     const at = await located(api, id, s);
@@ -241,7 +263,17 @@ export const workspaceRunTaskProvider: ResourceProvider = {
           "(`pulumi refresh` drops it from the state, then `pulumi up` attaches the task again)",
       );
     }
-    const resource = await api.updateWorkspaceTask(s.workspaceId, at.id, workspaceTaskBody(s, { withTask: false }));
+    let resource: ResourceObject;
+    try {
+      resource = await api.updateWorkspaceTask(s.workspaceId, at.id, workspaceTaskBody(s, { withTask: false }));
+    } catch (err) {
+      // Carried out though it failed, the update is recorded as the service holds it (a partial failure).
+      throw await afterFailedAssociationPatch(
+        api,
+        { resourceId: id, workspaceId: at.workspaceId, id: at.id, old: stateOf(olds), state: s, inputs: news },
+        err,
+      );
+    }
     return { outs: toPlainJson(outputsOf(s, workspaceTaskFromWire(resource, s.workspaceId))) as Props };
   },
 

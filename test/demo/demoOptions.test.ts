@@ -9,8 +9,8 @@ import { programNeeds } from "../../demo/programNeeds";
 import type { PulumiEngine } from "../../toolchain/pulumiEngine";
 import { readUserProgram, userStackConfig } from "../../demo/userProgram";
 import { stagedPulumiYaml } from "../../demo/yamlProject";
-import { adoptable, clearEmptyMetadata, holderOf, stackLocks } from "../../demo/stoppedRun";
-import { pendingCreates } from "../../automation/pendingCreates";
+import { clearEmptyMetadata, stackLocks } from "../../demo/stoppedRun";
+import { adoptable, holderOf, pendingCreates } from "../../provider/takeover/stackStates";
 import { load } from "js-yaml";
 
 /** The demo's command line, how it finds its engine, and what it reads of a user's project before running it. */

@@ -162,7 +162,11 @@ test("replaceOnChanges: [url] on a task with two associations: deleted before it
 test("--replace of a configuration: refused without deleteBeforeReplace; with it, deleted then written, and a refresh keeps it", async () => {
   const spec = program({ taskArgs: { url: "https://hooks.example.com/moved" } });
   const refused = await up(spec, { replace: [urnOf("offsite")] });
-  expect(refused.output).toMatch(/`pulumi up --replace`\? Set the resource option `deleteBeforeReplace: true`/);
+  // The state shows the cause: this very resource holds the object, which its replacement would create again first.
+  expect(refused.output).toMatch(
+    /This very resource holds it in the stack's state: its replacement creates the new object before it deletes the old one, and both are one object\. Set the resource option `deleteBeforeReplace: true`/,
+  );
+  expect(refused.output).not.toMatch(/cannot be told|adopt: true/);
   expectOnceEach("scanner", "offsite");
   const deletingFirst = program({ taskArgs: { url: "https://hooks.example.com/moved" }, options: { deleteBeforeReplace: true } });
   suite.emulator.requests.reset();

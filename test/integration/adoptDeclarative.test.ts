@@ -43,7 +43,10 @@ describe("RunTask", () => {
     emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/old?token=canary-old-9d1e" });
     await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/new?token=canary-new-3b7a", adopt: true, enabled: false });
     const notice = said.join("");
-    expect(notice).toContain("the create changes enabled (true → false), hmacKey (cleared, whatever the run task holds), url (changed)");
+    expect(notice).toContain(
+      "the create changes enabled (true → false), url (changed); it does not write hmacKey, which no read shows: the task keeps its key " +
+        "(set hmacKey in the program to replace it)",
+    );
     expect(notice).not.toContain("canary-");
   });
 
@@ -67,21 +70,24 @@ describe("RunTask", () => {
     expect((await tasks.diff(id, outs, inputs)).changes).toBe(false);
   });
 
-  test("adopting a task that is as the program says: the preview names only the key it clears, and the write sends no global settings", async () => {
+  test("adopting a task that is as the program says: the preview says the create changes nothing, and the write sends no global settings nor key", async () => {
     emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/scan" });
     const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true });
-    expect(said.join("")).toContain("the create changes hmacKey (cleared, whatever the run task holds)");
+    expect(said.join("")).toContain("the create changes nothing; it does not write hmacKey, which no read shows: the task keeps its key");
     await tasks.create(inputs);
     const patch = emulator.runTask.received.filter((r) => r.method === "PATCH").map((r) => r.body as Props);
     expect(patch[0].data.attributes).not.toHaveProperty("global-configuration");
+    expect(patch[0].data.attributes).not.toHaveProperty("hmac-key");
+    expect(patch[0].data.attributes).not.toHaveProperty("hmac_key");
   });
 
-  test("the HMAC key is declarative: a key the task holds and the program does not set is cleared; one the program sets replaces it", async () => {
+  test("the HMAC key, which no read shows: a key the task holds is kept where the program gives none; one the program sets replaces it", async () => {
     const existing = emulator.runTask.addTask("emulator-org", { name: "scanner", url: "https://hooks.example.com/scan", hmacKey: "old-key-4c1a" });
-    await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true }));
-    expect(emulator.runTask.store.tasks.get(existing.id)!.hmacKey || undefined).toBeUndefined();
+    const kept = await tasks.create(await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true }));
+    expect(emulator.runTask.store.tasks.get(existing.id)!.hmacKey).toBe("old-key-4c1a");
+    // Nothing in the state claims a key: a key the program adds later is sent.
+    expect(kept.outs).not.toHaveProperty("hmacKey");
 
-    emulator.runTask.store.tasks.get(existing.id)!.hmacKey = "old-key-4c1a";
     said = [];
     const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/scan", adopt: true, hmacKey: "new-key-8e0b" });
     expect(said.join("")).toContain("the create changes hmacKey (set, secret)");
@@ -125,17 +131,66 @@ test("SnapshotAutoConfig: the preview of an adopt lists the settings it changes"
   expect(said.join("")).toContain('SnapshotAutoConfig "nightly": adopt takes over configuration "nightly"; the create changes retain (3 → 7)');
 });
 
-test("SnapshotAutoConfig: the preview of an adopt names each credential of the storage type it sets or clears, never their values", async () => {
+test("SnapshotAutoConfig: the preview of an adopt names each credential of the storage type it changes or clears, never their values", async () => {
   const s3 = { name: "offsite", interval: 3600, pathPrefix: "b", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
   await snapshots.create(await checkedInputs(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-old-7d2c", cloudASecretAccessKey: "old-secret-7d2c" }));
   said = [];
-  await checkedInputs(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-new-91fe", adopt: true });
+  const inputs = await checkedInputs(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-new-91fe", adopt: true });
   const notice = said.join("");
-  expect(notice).toContain(
-    "the create changes cloudAAccessKeyId (set, secret), cloudASecretAccessKey (cleared, whatever the snapshot configuration holds), " +
-      "cloudASessionToken (cleared, whatever the snapshot configuration holds)",
-  );
+  // The service shows its credentials: what the program leaves out, the user could read, and the adopt clears it.
+  expect(notice).toContain("the create changes cloudAAccessKeyId (secret), cloudASecretAccessKey (cleared, secret)");
+  expect(notice).not.toContain("does not write");
   for (const value of ["AKIA-old-7d2c", "old-secret-7d2c", "AKIA-new-91fe"]) expect(notice).not.toContain(value);
+  await snapshots.create(inputs);
+  expect(emulator.snapshot.configs.get("offsite")?.config).toMatchObject({ cloudA_access_key_id: "AKIA-new-91fe" });
+  expect(emulator.snapshot.configs.get("offsite")?.config.cloudA_secret_access_key || undefined).toBeUndefined();
+});
+
+describe("SnapshotAutoConfig: an adopt on a service whose reads show no credential changes none it could not show", () => {
+  const s3 = { name: "offsite", interval: 3600, pathPrefix: "b", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
+  const held = { ...s3, cloudAAccessKeyId: "AKIA-held-2f8d", cloudASecretAccessKey: "held-secret-2f8d" };
+
+  async function hidingService(postMerges: boolean): Promise<void> {
+    await emulator.close();
+    emulator = await startEmulator({ snapshot: { takeSnapshots: false, echoCredentials: false, postMerges } });
+    configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
+    await snapshots.create(await checkedInputs(snapshots, held));
+    said = [];
+  }
+  const credentials = () => {
+    const config = emulator.snapshot.configs.get("offsite")?.config as Props;
+    return [config.cloudA_access_key_id, config.cloudA_secret_access_key];
+  };
+
+  test("nothing a read shows changes: nothing is written, and the credentials stay as they are", async () => {
+    await hidingService(false);
+    const inputs = await checkedInputs(snapshots, { ...s3, adopt: true });
+    expect(said.join("")).toContain(
+      "the create changes nothing; it does not write cloudAAccessKeyId, cloudASecretAccessKey, cloudASessionToken, which no read shows: " +
+        "a service that keeps what a write leaves out keeps them, one that replaces a configuration with each write drops them",
+    );
+    emulator.requests.reset();
+    await snapshots.create(inputs);
+    expect(emulator.requests.writes()).toBe(0);
+    expect(credentials()).toEqual(["AKIA-held-2f8d", "held-secret-2f8d"]);
+  });
+
+  test("on a service that keeps what a write leaves out, an adopt that changes a setting keeps them too", async () => {
+    await hidingService(true);
+    await snapshots.create(await checkedInputs(snapshots, { ...s3, retain: 4, adopt: true }));
+    const config = emulator.snapshot.configs.get("offsite")?.config as Props;
+    expect(config.retain).toBe(4);
+    expect(credentials()).toEqual(["AKIA-held-2f8d", "held-secret-2f8d"]);
+  });
+
+  test("credentials the program gives are written, the others left out of the write", async () => {
+    await hidingService(true);
+    const inputs = await checkedInputs(snapshots, { ...s3, cloudASecretAccessKey: "program-secret-6a0c", adopt: true });
+    expect(said.join("")).toContain("cloudASecretAccessKey (set, secret)");
+    expect(said.join("")).not.toContain("program-secret-6a0c");
+    await snapshots.create(inputs);
+    expect(credentials()).toEqual(["AKIA-held-2f8d", "program-secret-6a0c"]);
+  });
 });
 
 test("WorkspaceRunTask: the preview of an adopt lists the settings it changes", async () => {

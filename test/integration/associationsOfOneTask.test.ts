@@ -1,6 +1,6 @@
 import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type Interceptor } from "../../emulator";
 import { getWorkspaceRunTask } from "../../provider/functions/runTask";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";
 import { configureProvider } from "../support/providerConfig";
@@ -108,7 +108,7 @@ test("an id to resolve among several (recorded by its task, getWorkspaceRunTask)
     `it holds 2 associations of the task (${a.id}, ${b.id}), and which one is this resource's cannot be told`,
   );
   await expect(getWorkspaceRunTask({ workspaceId, taskId: task.id }, lookup)).rejects.toThrow(
-    `workspace ${workspaceId} holds 2 associations of task ${task.id} (${a.id}, ${b.id}): which one is meant cannot be told`,
+    `there are 2 associations of task ${task.id} in workspace ${workspaceId} (${a.id}, ${b.id}), and which one is meant cannot be told`,
   );
 });
 

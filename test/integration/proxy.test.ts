@@ -7,7 +7,7 @@ import { DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN, startEmulator, type Emul
 import { hasCode, messageOf } from "../../provider/common/errors";
 import { getSnapshotStatus, listSnapshotAutoConfigs } from "../../provider/functions/snapshot";
 import { listRunTasks } from "../../provider/functions/runTask";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { ServiceError } from "../../provider/http/serviceError";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";

@@ -1,5 +1,5 @@
 import { DEFAULT_RUNTASK_TOKEN, startEmulator, type Emulator, type RunTaskEmulatorOptions, type TokenGrant } from "../../emulator";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import type { RunTaskEmulatorOptions } from "../../emulator";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { runTaskProvider as tasks } from "../../provider/runTask/provider";
 import { workspaceRunTaskProvider as wsTasks } from "../../provider/workspaceRunTask/provider";

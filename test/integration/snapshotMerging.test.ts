@@ -216,18 +216,24 @@ describe.each([
   });
 });
 
-test("an adopt on a service that merges writes and masks credentials on read clears every credential the program does not set", async () => {
-  emulator = await startEmulator({ snapshot: { takeSnapshots: false, postMerges: true, echoCredentials: false } });
-  dir = await mkdtemp(join(tmpdir(), "snapshots-"));
-  configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
-  await provider.create(await checkedInputs(provider, s3({ ...s3Extras, cloudASessionToken: "old-session-0001" })));
-  // The read shows no credential: nothing tells the adopt they are there.
-  const { props } = await provider.read("nightly", {});
-  expect(props).not.toHaveProperty("cloudASecretAccessKey");
-  await provider.create(await checkedInputs(provider, s3({ adopt: true })));
-  const config = held()!;
-  for (const key of ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_session_token"]) expect(config[key]).toBe("");
-});
+test.each([false, "masked"] as const)(
+  "an adopt on a service that merges writes and shows no credential (echoCredentials %s) changes none: nobody could read them to copy them",
+  async (echoCredentials) => {
+    emulator = await startEmulator({ snapshot: { takeSnapshots: false, postMerges: true, echoCredentials } });
+    dir = await mkdtemp(join(tmpdir(), "snapshots-"));
+    configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
+    await provider.create(await checkedInputs(provider, s3({ ...s3Extras, cloudASessionToken: "old-session-0001" })));
+    const before = held()!;
+    // The read shows no credential's value: nothing tells the adopt what they are.
+    const { props } = await provider.read("nightly", {});
+    expect(props).not.toHaveProperty("cloudASecretAccessKey");
+    await provider.create(await checkedInputs(provider, s3({ retain: 9, adopt: true })));
+    const config = held()!;
+    expect(config.retain).toBe(9);
+    for (const key of ["cloudA_access_key_id", "cloudA_secret_access_key", "cloudA_session_token"]) expect(config[key]).toBe(before[key]);
+    expect(config.cloudA_session_token).toBe("old-session-0001");
+  },
+);
 
 describe("a POST carried out whose answer is lost (the connection dropped after the change was made, every try)", () => {
   beforeEach(async () => {

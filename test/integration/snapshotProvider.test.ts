@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
 import { providers } from "../../provider";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { snapshotAutoConfigProvider as provider } from "../../provider/snapshotAutoConfig/provider";
 import { configureProvider } from "../support/providerConfig";
@@ -71,7 +71,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
     await expect(provider.create(await checkedInputs(provider, { ...local(), retain: 5 }))).rejects.toMatchObject({
       code: "conflict",
       message: expect.stringMatching(
-        /^snapshot configuration "daily" already exists \(daily\); a create never overwrites it\. Managed by another stack or program .*`daily-\$\{pulumi\.getStack\(\)\}`.*adopting it would make both manage it.*`aliases`.*`deleteBeforeReplace: true`.*`pulumi refresh --clear-pending-creates`.*Set `adopt: true` \(through the provider plugins, `pulumi import` it\)/,
+        /^snapshot configuration "daily" already exists \(daily\); a create never overwrites it\. Which of these it is cannot be told here: another stack or program manages it .*`daily-\$\{pulumi\.getStack\(\)\}`.*adopting it would make both manage it.*`aliases`.*`deleteBeforeReplace: true`.*`pulumi refresh --clear-pending-creates`.*set `adopt: true`; through the provider plugins, `pulumi import` it\)$/,
       ),
     });
     expect(emulator.snapshot.configs.get("daily")?.config.retain).toBe(1);

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN } from "../../emulator";
 import { providers } from "../../provider";
-import { startDeployment } from "../../provider/heldObjects";
+import { startDeployment } from "../../provider/takeover/heldObjects";
 import { closeSharedDispatchers } from "../../provider/http/dispatcher";
 import { newClientStats } from "../../provider/services/tuning";
 import { configureProvider } from "../support/providerConfig";

@@ -11,7 +11,7 @@ const lost = () => new ServiceError({ service: "s", method: "POST", path: "/task
 const taken = () => new ServiceError({ service: "s", method: "POST", path: "/tasks", status: 422, messages: ["Name has already been taken"] });
 const options: CreateOnceOptions<Obj> = {
   matches: (o) => o.url === "https://mine.example",
-  foreign: (o) => new Error(`exists already: ${o.id}`),
+  foreign: (o) => Promise.reject(new Error(`exists already: ${o.id}`)),
   isConflict: (e) => e instanceof ServiceError && e.status === 422,
 };
 const mine: Obj = { id: "task-1", url: "https://mine.example" };

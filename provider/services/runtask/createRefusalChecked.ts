@@ -1,4 +1,4 @@
-import { hasCode, messageOf, type SnapshotRunTaskError } from "../../common/errors";
+import { hasCode, messageOf } from "../../common/errors";
 import { providerContext } from "../../context";
 import { ServiceError } from "../../http/serviceError";
 import { createOnce } from "../createOnce";
@@ -16,21 +16,26 @@ export interface CheckedCreate<T> {
   existing?(): Promise<T | undefined>;
   /** Whether a found object is what this create would have made. */
   matches(found: T): boolean;
-  /** The error, with advice, for the object found that exists already. */
-  exists(found: T): SnapshotRunTaskError;
+  /**
+   * What comes of the object of its identity found in a create's way (its name taken, or found after a lost answer and
+   * not what this create sent): the refusal, with advice, or the object taken over on proof that it is this
+   * resource's own (takeover/alreadyExists.ts).
+   */
+  taken(found: T): Promise<T>;
 }
 
 /**
  * Creates without ever making a duplicate (`createOnce`, as often as the client retries), and looks into a
- * refusal (422) rather than reading it: when the object exists, the answer is `exists(found)`, whatever the service's
- * wording; otherwise the service's own error stands.
+ * refusal (422) rather than reading it: when the object exists, what comes of it is `taken(found)` (a refusal, or
+ * on proof that it is this resource's own, the object taken over), whatever the service's wording; otherwise the
+ * service's own error stands.
  */
 export async function createRefusalChecked<T>(http: RunTaskHttp, create: CheckedCreate<T>): Promise<T> {
   const refused = (err: unknown): err is ServiceError => err instanceof ServiceError && hasCode(err, "invalid", "conflict");
   try {
     return await createOnce(create.post, create.find, {
       matches: create.matches,
-      foreign: create.exists,
+      foreign: create.taken,
       isConflict: refused,
       maxAttempts: http.createAttempts,
       stats: providerContext().tuning.stats?.creates,
@@ -41,9 +46,11 @@ export async function createRefusalChecked<T>(http: RunTaskHttp, create: Checked
     try {
       found = await (create.existing ?? create.find)();
     } catch (lookupFailure) {
+      // Several objects of that identity (takeover/proof.ts): that is the conflict, and the refusal its cause.
+      if (hasCode(lookupFailure, "conflict")) throw lookupFailure;
       throw withLookupFailure(err, lookupFailure);
     }
-    if (found !== undefined) throw create.exists(found);
+    if (found !== undefined) return await create.taken(found);
     throw err;
   }
 }

@@ -5,7 +5,7 @@ import { providerContext } from "../../context";
 import type { ClientTuning } from "../tuning";
 import { RunTaskHttp, type ListResult } from "./client";
 import { explainNotFound, organizationProbe, SERVICE_NOT_FOUND, workspaceProbe, type ParentProbe } from "./errors";
-import { resourceOf, type ResourceObject } from "./jsonApi";
+import { relatedId, resourceOf, type ResourceObject } from "./jsonApi";
 import { resolveRunTaskSettings } from "./settings";
 
 /** A JSON:API body to send: the resource's type, its attributes, and its relationships where it has some. */
@@ -16,6 +16,30 @@ export interface Body {
 }
 
 const segment = encodeURIComponent;
+
+/** The shape of the service's ids of each type (the spec: `task-` and `wstask-` plus characters). */
+const ID_PREFIXES: Record<Body["type"], string> = { tasks: "task-", "workspace-tasks": "wstask-" };
+
+/** What an answer must be besides a document of its type: the object of that id, or one `named` accepts. */
+interface Asked {
+  id?: string;
+  named?: (resource: ResourceObject) => boolean;
+}
+
+/**
+ * Whether an associate's document is the association asked for: of its type, with an id of its shape, and, where
+ * it names them, of the task and the workspace asked about.
+ */
+function isAssociationAsked(resource: ResourceObject, workspaceId: string, taskId: string | undefined): boolean {
+  const task = relatedId(resource, "task");
+  const workspace = relatedId(resource, "workspace");
+  return (
+    resource.type === "workspace-tasks" &&
+    resource.id.startsWith(ID_PREFIXES["workspace-tasks"]) &&
+    (task === undefined || task === taskId) &&
+    (workspace === undefined || workspace === workspaceId)
+  );
+}
 
 /**
  * The run task endpoints (spec: run-task-api.md, "Endpoints"): organizations' run tasks and their association
@@ -29,9 +53,11 @@ export class RunTaskEndpoints {
 
   // Run tasks: /organizations/:organization_name/tasks, /tasks/:id
 
+  /** The task made: a document of a task of the name sent (any other answer leaves whether it was made unknown). */
   createTask(organization: string, body: Body, secrets: string[]): Promise<ResourceObject> {
     const path = `/organizations/${segment(organization)}/tasks`;
-    return this.expectDocument("POST", path, { json: { data: body }, secrets }, organizationProbe(organization, "create"));
+    const named = (task: ResourceObject) => task.attributes.name === undefined || task.attributes.name === body.attributes.name;
+    return this.expectDocument("POST", path, { json: { data: body }, secrets }, organizationProbe(organization, "create"), { named });
   }
 
   listTasks(organization: string, include?: string): Promise<ListResult> {
@@ -43,7 +69,7 @@ export class RunTaskEndpoints {
     const path = `/tasks/${segment(id)}`;
     const res = await this.http.request("GET", path, { query: { include }, ...SERVICE_NOT_FOUND });
     if (res.status === 404) return undefined;
-    return { task: this.documentOf("GET", path, res, "tasks"), included: (res.body as { included?: unknown })?.included };
+    return { task: this.documentOf("GET", path, res, "tasks", {}, { id }), included: (res.body as { included?: unknown })?.included };
   }
 
   /**
@@ -63,7 +89,7 @@ export class RunTaskEndpoints {
   /** `organization`, where known, is probed after a 404 to tell a missing organization from a missing task. */
   updateTask(id: string, body: Body, secrets: string[], organization?: string): Promise<ResourceObject> {
     const probe = organization ? organizationProbe(organization, "update", id) : undefined;
-    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, probe);
+    return this.expectDocument("PATCH", `/tasks/${segment(id)}`, { json: { data: body }, secrets }, probe, { id });
   }
 
   /** False on the service's 404. */
@@ -74,7 +100,11 @@ export class RunTaskEndpoints {
 
   // Workspace run tasks: /workspaces/:workspace_id/tasks[/:id]
 
-  /** The association's document, or undefined when the service answers 204 with no body (the spec's status). */
+  /**
+   * The association's document, or undefined when the service answers 204 with no body (the spec's status) or with a
+   * document that is not the association asked for (another type, an id of another shape, another task or workspace):
+   * the association is then looked up, as after a lost answer.
+   */
   async associate(workspaceId: string, body: Body): Promise<ResourceObject | undefined> {
     const path = `/workspaces/${segment(workspaceId)}/tasks`;
     const opts = { json: { data: body }, ...SERVICE_NOT_FOUND };
@@ -83,7 +113,9 @@ export class RunTaskEndpoints {
       const probe = workspaceProbe(workspaceId, "associate", body.relationships?.task?.data.id);
       throw await this.explained(this.http.failure("POST", path, res, opts), probe);
     }
-    return resourceOf(res.body);
+    const resource = resourceOf(res.body);
+    const task = body.relationships?.task?.data.id;
+    return resource && isAssociationAsked(resource, workspaceId, task) ? resource : undefined;
   }
 
   listWorkspaceTasks(workspaceId: string): Promise<ListResult> {
@@ -93,12 +125,13 @@ export class RunTaskEndpoints {
   async showWorkspaceTask(workspaceId: string, id: string): Promise<ResourceObject | undefined> {
     const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
     const res = await this.http.request("GET", path, SERVICE_NOT_FOUND);
-    return res.status === 404 ? undefined : this.documentOf("GET", path, res, "workspace-tasks");
+    return res.status === 404 ? undefined : this.documentOf("GET", path, res, "workspace-tasks", {}, { id });
   }
 
   updateWorkspaceTask(workspaceId: string, id: string, body: Body): Promise<ResourceObject> {
     const path = `/workspaces/${segment(workspaceId)}/tasks/${segment(id)}`;
-    return this.expectDocument("PATCH", path, { json: { data: body } }, workspaceProbe(workspaceId, "update", body.relationships?.task?.data.id, id));
+    const probe = workspaceProbe(workspaceId, "update", body.relationships?.task?.data.id, id);
+    return this.expectDocument("PATCH", path, { json: { data: body } }, probe, { id });
   }
 
   /** False on the service's 404. */
@@ -113,10 +146,11 @@ export class RunTaskEndpoints {
     path: string,
     request: { json: { data: Body }; secrets?: string[] },
     probe: ParentProbe | undefined,
+    asked: Asked = {},
   ): Promise<ResourceObject> {
     const opts = { ...request, ...SERVICE_NOT_FOUND };
     const res = await this.http.request(method, path, opts);
-    if (res.status !== 404) return this.documentOf(method, path, res, request.json.data.type, opts);
+    if (res.status !== 404) return this.documentOf(method, path, res, request.json.data.type, opts, asked);
     const failure = this.http.failure(method, path, res, opts);
     throw probe ? await this.explained(failure, probe) : failure;
   }
@@ -127,13 +161,28 @@ export class RunTaskEndpoints {
   }
 
   /**
-   * The resource of a document of `type`. Any other answer (a 204, a proxy's page, `{"data": null}`) is an error
-   * naming the address setting, never taken for the object; after a POST, whether it created is unknown.
+   * The resource of a document of `type` that is the object asked for: the id asked about, else an id of the type's
+   * shape, and what `asked.named` checks. Any other answer (a 204, a proxy's page, `{"data": null}`, another object)
+   * is an error naming the address setting, never taken for the object; after a POST, whether it created is unknown.
    */
-  private documentOf(method: HttpMethod, path: string, res: HttpResponse, type: Body["type"], opts: RequestOptions = {}): ResourceObject {
+  private documentOf(
+    method: HttpMethod,
+    path: string,
+    res: HttpResponse,
+    type: Body["type"],
+    opts: RequestOptions = {},
+    asked: Asked = {},
+  ): ResourceObject {
     const resource = resourceOf(res.body);
-    if (resource?.type === type) return resource;
-    throw this.http.unexpectedAnswer(method, path, res, `a JSON:API document of type "${type}"`, opts);
+    const ofId = asked.id ?? `${ID_PREFIXES[type]}...`;
+    if (
+      resource?.type === type &&
+      (asked.id ? resource.id === asked.id : resource.id.startsWith(ID_PREFIXES[type])) &&
+      (asked.named?.(resource) ?? true)
+    ) {
+      return resource;
+    }
+    throw this.http.unexpectedAnswer(method, path, res, `a JSON:API document of type "${type}" for ${ofId}`, opts);
   }
 }
 

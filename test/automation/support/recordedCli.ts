@@ -131,7 +131,7 @@ export class RecordedCli {
 
   /**
    * What calls left in TMPDIR and in PULUMI_HOME/workspaces. Two folders of the provider plugins are theirs and not
-   * counted: the objects each deployment holds (provider/heldObjects.ts), shared by the deployments of the machine,
+   * counted: the objects each deployment holds (provider/takeover/heldObjects.ts), shared by the deployments of the machine,
    * and Node's compile cache of the dynamic provider plugin (provider/common/compileCache.ts), reused by each run.
    */
   leftovers(): string[] {

@@ -129,8 +129,8 @@ export class EngineStack {
   }
 
   private static make(runtime: "nodejs" | "yaml", options: StackOptions): EngineStack {
-    const work = mkdtempSync(join(tmpdir(), "engine-stack-"));
-    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {}, passphrase = PASSPHRASE, pluginCache } = options;
+    const { project, projectName, stack = "dev", config = {}, secretKeys = [], env = {}, passphrase = PASSPHRASE, pluginCache, backendOf } = options;
+    const work = backendOf?.work ?? mkdtempSync(join(tmpdir(), "engine-stack-"));
     const made = new EngineStack(runtime, project, projectName, stack, config, secretKeys, work, env, passphrase, pluginCache);
     mkdirSync(made.programDir, { recursive: true });
     return made;
@@ -220,7 +220,7 @@ export class EngineStack {
   }
 
   private request(op: string, options: CommandOptions): string {
-    const file = join(this.work, `request-${++this.n}.json`);
+    const file = join(this.work, `request-${this.stack}-${++this.n}.json`);
     const config = this.configured ? undefined : this.configEntries();
     const removeConfig = this.removedConfig;
     this.configured = true;
@@ -263,7 +263,7 @@ export class EngineStack {
   }
 
   private startYaml(op: string, options: CommandOptions, env: NodeJS.ProcessEnv): RunningCommand {
-    const events = join(this.work, `events-${++this.n}.jsonl`);
+    const events = join(this.work, `events-${this.stack}-${++this.n}.jsonl`);
     const setUp = this.configured ? Promise.resolve() : this.initYamlStack();
     this.configured = true;
     let child: ReturnType<typeof spawn> | undefined;
@@ -329,6 +329,8 @@ export interface StackOptions {
    * not the consumer project's executables: see pluginCache.ts.
    */
   pluginCache?: PluginCache;
+  /** A stack whose backend (and PULUMI_HOME) this one shares, as two stacks of one project share theirs. */
+  backendOf?: EngineStack;
 }
 
 /** A consumer project for the engine stacks of a test file, removed by the caller. */

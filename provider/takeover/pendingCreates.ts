@@ -1,6 +1,6 @@
-import { SnapshotRunTaskError } from "./common/errors";
-import { resourceOfCreate } from "./context";
-import { tellUser } from "./engineLog";
+import { SnapshotRunTaskError } from "../common/errors";
+import { resourceOfCreate } from "../context";
+import { tellUser } from "../engineLog";
 import { otherHolders, type ObjectKind } from "./heldObjects";
 
 /**

@@ -1,6 +1,6 @@
-import { resourceOfCall } from "./context";
+import { resourceOfCall } from "../context";
 import { DeploymentLedger, removeStaleLedgers } from "./deploymentLedger";
-import { tellUser } from "./engineLog";
+import { tellUser } from "../engineLog";
 
 /**
  * The objects the resources of this deployment hold, and the deletes of held objects left undone.

@@ -1,8 +1,8 @@
-import { containsUnknown } from "./common/unknown";
-import { secretKeysOfCall } from "./context";
-import { tellUser } from "./engineLog";
-import type { ResourceTable, ValueType } from "./table/field";
-import { diffByTable } from "./table/diff";
+import { containsUnknown } from "../common/unknown";
+import { secretKeysOfCall } from "../context";
+import { tellUser } from "../engineLog";
+import type { ResourceTable, ValueType } from "../table/field";
+import { diffByTable } from "../table/diff";
 
 type Props = Record<string, unknown>;
 
@@ -11,6 +11,12 @@ export interface Adoptable {
   /** E.g. `task-abc in organization "acme"`. */
   found: string;
   state: Props;
+  /**
+   * Secret arguments the read did not show in full (a write-only key, credentials a service hides or masks), named
+   * so, their values never shown: those the adopt writes (the program gives them), and those it leaves as the object
+   * holds them (the program does not give them, and nobody could have read them to copy them into it).
+   */
+  unreadable?: { written: string[]; left: string[]; how: string };
 }
 
 /**
@@ -31,11 +37,6 @@ export async function noticeAdoption(
     /** The resource as the message names it, e.g. `RunTask "scanner"`. */
     label: (inputs: Props) => string;
     lookUp: (inputs: Props) => Promise<Adoptable | undefined>;
-    /**
-     * Arguments the adopt writes whatever a read shows (a write-only key, credentials a service may mask): set
-     * when the program gives them, cleared otherwise; named so, their values never shown.
-     */
-    alwaysWritten?: (inputs: Props) => string[];
   },
   say: (message: string) => void | Promise<void> = (message) => tellUser("info", message),
 ): Promise<void> {
@@ -50,20 +51,24 @@ export async function noticeAdoption(
     return say(`${head}: could not read the ${what} to show what will change: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!existing) return say(`${head}: there is no such ${what}; it will be created`);
-  const written = new Set(adoption.alwaysWritten?.(inputs) ?? []);
+  const written = new Set(existing.unreadable?.written ?? []);
+  const kept = new Set(existing.unreadable?.left ?? []);
   const { changed } = diffByTable(table, existing.state, inputs);
-  const keys = [...new Set([...changed, ...written])].sort();
+  const keys = [...new Set([...changed, ...written])].filter((key) => !kept.has(key)).sort();
   const secretKeys = secretKeysOfCall();
   const changes = keys.map((key) => {
-    if (written.has(key)) return inputs[key] === undefined ? `${key} (cleared, whatever the ${what} holds)` : `${key} (set, secret)`;
+    if (written.has(key)) return `${key} (set, secret)`;
     const field = table.fields[key];
-    if (field?.secret || secretKeys?.has(key)) return `${key} (secret)`;
+    if (field?.secret || secretKeys?.has(key)) return inputs[key] === undefined ? `${key} (cleared, secret)` : `${key} (secret)`;
     // Nobody said which values the program holds secret (the dynamic provider): free text may be one, so only a
     // value from a closed set (a switch, a number, an enumeration) is shown.
     if (!secretKeys && !(field && closedSet(field.value))) return `${key} (changed)`;
     return `${key} (${shown(existing.state[key])} → ${shown(inputs[key])})`;
   });
-  await say(`${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}`);
+  const left = kept.size > 0 ? `; it does not write ${[...kept].sort().join(", ")}, which no read shows: ${existing.unreadable?.how}` : "";
+  await say(
+    `${head} takes over ${existing.found}; ${changes.length ? `the create changes ${changes.join(", ")}` : "the create changes nothing"}${left}`,
+  );
 }
 
 /** Whether every value of a type comes from a closed set: no free text, where a secret could be. */
