@@ -206,6 +206,7 @@ export class RunTaskService {
       router: this.router,
       notFound: () => notFound(),
       methodNotAllowed: () => errors(405, { status: "405", title: "method not allowed" }),
+      badPath: (_req, detail) => errors(400, { status: "400", title: "bad request", detail }),
     };
   }
 

@@ -1,7 +1,7 @@
 import { Router } from "../core/router";
 import type { Mount } from "../core/server";
 import { checkAccess, checkNamespace, DEFAULT_SNAPSHOT_TOKEN, type AccessRules, type SnapshotTokenGrant } from "./access";
-import { NOT_FOUND_BODIES, unsupportedOperation, unsupportedPath, type NotFoundBody } from "./errors";
+import { badRequest, NOT_FOUND_BODIES, unsupportedOperation, unsupportedPath, type NotFoundBody } from "./errors";
 import type { EmulatorData } from "../savedData";
 import { snapshotRoutes } from "./routes";
 import { Snapshotter, type HeldConfig, type SnapshotStatusWire } from "./snapshotter";
@@ -94,6 +94,7 @@ export class SnapshotService {
       router: this.router,
       notFound: () => unsupportedPath(),
       methodNotAllowed: (req) => checkNamespace(req) ?? unsupportedOperation(),
+      badPath: (_req, detail) => badRequest([detail]),
     };
   }
 

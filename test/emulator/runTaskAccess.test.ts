@@ -284,3 +284,15 @@ describe("run task emulator: content type of request bodies", () => {
     expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "none" }), { contentType: null })).status).toBe(201);
   });
 });
+
+test("a malformed percent-escape in a path is 400 with a JSON:API error object, whatever the token, never a 500", async () => {
+  api = await RunTaskApi.start();
+  const bad = { status: 400, contentType: "application/vnd.api+json" };
+  expect(await api.call("GET", "/tasks/task-%zz")).toEqual({
+    ...bad,
+    body: { errors: [{ status: "400", title: "bad request", detail: 'invalid URL escape "%zz" in the path' }] },
+  });
+  expect((await api.call("GET", "/organizations/emulator-%E9org/tasks", undefined, { token: "nope" })).status).toBe(400);
+  expect((await api.call("POST", "/organizations/emulator-org%/tasks", taskBody({ name: "x" }))).status).toBe(400);
+  expect(api.emulator.runTask.tasks()).toEqual([]);
+});

@@ -33,7 +33,14 @@ describe("snapshot emulator: configuration endpoints", () => {
     ["90m", 5400],
     ["1h30m", 5400],
     ["1.5h", 5400],
+    // Go's time.ParseDuration takes a part without digits before its point, or after it, and a sign.
+    [".5h", 1800],
+    ["1.h", 3600],
+    ["+24h", 86400],
+    ["1h0.5m", 3630],
+    ["1500ms", 1],
     ["3600", 3600],
+    ["+3600", 3600],
     [120, 120],
   ])("interval %j is read back as %d seconds", async (interval, seconds) => {
     await api.write("i", localConfig({ interval }));
@@ -183,12 +190,44 @@ describe("snapshot emulator: snapshots of local configurations", () => {
     expect(status.last_snapshot_start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
   });
 
+  test("an interval longer than a Node.js timer holds (24.8 days) waits for it: no snapshot before, and no timer warning", async () => {
+    await api.close();
+    api = await SnapshotApi.start({ takeSnapshots: true });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      await api.write("monthly", localConfig({ path_prefix: dir, interval: "720h" }));
+      await api.write("quarterly", localConfig({ path_prefix: dir, file_prefix: "q", interval: 90 * 86400 }));
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    expect((await api.call("GET", "/status/monthly")).body.data.last_snapshot_start).toBe("");
+    expect(warnings).toEqual([]);
+  });
+
   test("a snapshot that does not fit in local_max_space fails and says why", async () => {
     await api.write("tiny", localConfig({ path_prefix: dir, local_max_space: 10 }));
     const status = await api.emulator.snapshot.snapshotNow("tiny");
     expect(status?.last_snapshot_error).toMatch(/insufficient space/);
     expect(readdirSync(dir)).toEqual([]);
   });
+});
+
+test("a malformed percent-escape in a path is 400 in the service's error shape, never a 500", async () => {
+  api = await SnapshotApi.start();
+  expect(await api.call("GET", "/config/bad%zzname")).toEqual({ status: 400, body: { errors: ['invalid URL escape "%zz" in the path'] } });
+  expect(await api.call("POST", "/config/bad%e9", localConfig())).toEqual({
+    status: 400,
+    body: { errors: ['invalid URL escape "%e9" in the path'] },
+  });
+  expect(await api.call("DELETE", "/config/trailing%")).toEqual({ status: 400, body: { errors: ['invalid URL escape "%" in the path'] } });
+  expect(api.emulator.snapshot.configs.size).toBe(0);
+  // A well-formed escape names the configuration as decoded.
+  await api.write("with%20space", localConfig());
+  expect([...api.emulator.snapshot.configs.keys()]).toEqual(["with space"]);
 });
 
 describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptGetList)", () => {
