@@ -17,6 +17,8 @@ Options:
   --runtask-token <token>   a run task service token, owner of every organization (repeatable; the first is RUNTASK_TOKEN)
   --unlicensed              the snapshot service has no license for automated snapshots
   --no-snapshots            do not take snapshots on the configured intervals
+  --letter-of-spec          answer as the specs' letter says where the real services answer otherwise: the
+                            run task associate 204 with no body, an unknown token 404, snapshot POST and LIST only
   --json                    print one JSON object (env, workspaces) instead of shell exports
   --verbose                 print each request on stderr, with the status answered
   --help                    print this help
@@ -42,6 +44,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       "runtask-token": { type: "string", multiple: true },
       unlicensed: { type: "boolean" },
       "no-snapshots": { type: "boolean" },
+      "letter-of-spec": { type: "boolean" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -58,6 +61,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   for (const token of values["runtask-token"] ?? []) seed.runTaskTokens[token] = FULL_GRANT;
   if (values.unlicensed) seed.licensed = false;
   if (values["no-snapshots"]) seed.takeSnapshots = false;
+  if (values["letter-of-spec"]) seed.letterOfSpec = true;
   return { kind: "run", seed, json: values.json ?? false, verbose: values.verbose ?? false };
 }
 

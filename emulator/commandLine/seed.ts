@@ -18,6 +18,8 @@ export interface Seed {
   runTaskTokens: Record<string, TokenGrant>;
   licensed?: boolean;
   takeSnapshots?: boolean;
+  /** Both services answer as their spec's letter says (`EmulatorOptions.letterOfSpec`). */
+  letterOfSpec?: boolean;
 }
 
 const organizationGrant = {
@@ -61,6 +63,7 @@ const seedFileSchema = z
     runTaskTokens: tokens(grantSchema, FULL_GRANT).optional(),
     licensed: z.boolean().optional(),
     takeSnapshots: z.boolean().optional(),
+    letterOfSpec: z.boolean().optional(),
   })
   .strict();
 
@@ -94,6 +97,7 @@ export function readSeedFile(path: string): Seed {
     runTaskTokens: f.runTaskTokens ?? {},
     licensed: f.licensed,
     takeSnapshots: f.takeSnapshots,
+    letterOfSpec: f.letterOfSpec,
   };
 }
 
@@ -124,6 +128,7 @@ export function emulatorOptionsOf(seed: Seed): EmulatorOptions {
   return {
     host: seed.host,
     port: seed.port,
+    letterOfSpec: seed.letterOfSpec,
     snapshot: {
       tokens: has(seed.snapshotTokens) ? seed.snapshotTokens : undefined,
       licensed: seed.licensed,

@@ -40,7 +40,7 @@ export interface SnapshotRoute {
 
 /**
  * The spec's five endpoints: create/update (POST), list (LIST), read, delete, and status; with the synonyms the
- * spec does not list (PUT, `GET ?list=true`) only when asked for. Without them those requests are 405.
+ * spec does not list (PUT, `GET ?list=true`) unless turned off. Without them those requests are 405.
  */
 export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   const { configs, snapshotter } = ctx;

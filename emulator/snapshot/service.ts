@@ -20,13 +20,20 @@ export interface SnapshotEmulatorOptions {
   /** Take snapshots on the interval. Default true; tests of the API alone may turn it off. */
   takeSnapshots?: boolean;
   /**
-   * Take PUT on `/config/:name` as a synonym of POST, as services of this family do. Default false: the spec
-   * lists only POST, and PUT is 405.
+   * Answer as the spec's letter says where the real service takes more: POST and LIST only (PUT, and a GET of
+   * `/config`, are 405). Default false: PUT and `GET ?list=true` are taken too, as the real service takes them and
+   * its vendor's client sends them. `acceptPut` and `acceptGetList`, where given, win over it.
+   */
+  letterOfSpec?: boolean;
+  /**
+   * Take PUT on `/config/:name` as a synonym of POST. Default true: the real service takes PUT exactly as POST, and
+   * its vendor's client writes with PUT. `false` (`letterOfSpec`): the spec lists only POST, and PUT is 405.
    */
   acceptPut?: boolean;
   /**
-   * Take `GET /config?list=true` as a synonym of LIST, for clients that cannot send that method. Default false:
-   * the spec lists with LIST only, and a GET of `/config` is 405.
+   * Take `GET /config?list=true` as a synonym of LIST. Default true: the real service takes it, and its vendor's
+   * client lists so, never with LIST. `false` (`letterOfSpec`): the spec lists with LIST only, and a GET of `/config`
+   * is 405.
    */
   acceptGetList?: boolean;
   /**
@@ -77,8 +84,8 @@ export class SnapshotService {
       configs: this.configs,
       snapshotter: this.snapshotter,
       echoCredentials: options.echoCredentials === undefined ? true : options.echoCredentials,
-      acceptPut: options.acceptPut === true,
-      acceptGetList: options.acceptGetList === true,
+      acceptPut: options.acceptPut ?? options.letterOfSpec !== true,
+      acceptGetList: options.acceptGetList ?? options.letterOfSpec !== true,
       acceptStringScalars: options.acceptStringScalars === true,
       notFoundBody: notFoundBodyOf(options.notFoundBody),
       postMerges: options.postMerges === true,

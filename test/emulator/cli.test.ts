@@ -5,6 +5,8 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { parseCommandLine } from "../../emulator/commandLine/arguments";
 import { READY_LINE, shellQuote } from "../../emulator/commandLine/report";
+import { emulatorOptionsOf } from "../../emulator/commandLine/seed";
+import { startEmulator } from "../../emulator";
 
 const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
 
@@ -73,6 +75,28 @@ describe("command line", () => {
     expect(() => parseCommandLine(["--seed", seedFile({ runTaskTokens: { t: { perOrganization: { acme: { admin: true } } } } })])).toThrow(
       /runTaskTokens\.t\.perOrganization\.acme/,
     );
+  });
+
+  test("--letter-of-spec (or letterOfSpec in a seed file) starts both services on the specs' letter", async () => {
+    const optionsOf = (args: string[]) => {
+      const cmd = parseCommandLine(args);
+      if (cmd.kind !== "run") throw new Error("expected run");
+      return emulatorOptionsOf(cmd.seed);
+    };
+    expect(optionsOf(["--seed", seedFile({ letterOfSpec: true })]).letterOfSpec).toBe(true);
+    expect(optionsOf([]).letterOfSpec).toBeUndefined();
+    const emulator = await startEmulator(optionsOf(["--letter-of-spec"]));
+    try {
+      const put = await fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config/c`, {
+        method: "PUT",
+        headers: { "x-service-token": "emulator-snapshot-token" },
+        body: "{}",
+      });
+      const unknownToken = await fetch(`${emulator.url}/api/v2/tasks/task-x`, { headers: { authorization: "Bearer nope" } });
+      expect([put.status, unknownToken.status]).toEqual([405, 404]);
+    } finally {
+      await emulator.close();
+    }
   });
 
   test("usage errors say what is wrong", () => {
@@ -170,7 +194,7 @@ describe("pulumi-snapshot-runtask-emulator", () => {
           },
         }),
       });
-      expect(attached.status).toBe(204);
+      expect(attached.status).toBe(201);
     } finally {
       run.child.kill("SIGTERM");
     }

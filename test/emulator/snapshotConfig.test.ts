@@ -230,11 +230,33 @@ test("a malformed percent-escape in a path is 400 in the service's error shape, 
   expect([...api.emulator.snapshot.configs.keys()]).toEqual(["with space"]);
 });
 
-describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptGetList)", () => {
+describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptGetList, letterOfSpec)", () => {
   const UNSUPPORTED_OPERATION = { status: 405, body: { errors: ["1 error occurred:\n\t* unsupported operation\n\n"] } };
 
-  test("by default PUT and GET ?list=true are 405, and change nothing: the spec lists POST and LIST only", async () => {
-    api = await SnapshotApi.start();
+  test("by default PUT creates and updates as POST does, with the same checks, as the real service takes it", async () => {
+    api = await SnapshotApi.start({ tokens: { root: { sudo: true }, reader: {} } });
+    expect(await api.call("PUT", "/config/p", localConfig({ retain: 2 }), { token: "root" })).toEqual({ status: 204, body: undefined });
+    expect((await api.call("PUT", "/config/p", localConfig({ retain: 0 }), { token: "root" })).status).toBe(400);
+    expect((await api.call("PUT", "/config/p", localConfig(), { token: "reader" })).status).toBe(403);
+    expect((await api.call("GET", "/config/p", undefined, { token: "root" })).body.data.retain).toBe(2);
+    expect(await api.call("PUT", "/config/p", localConfig({ retain: 3 }), { token: "root" })).toEqual({ status: 204, body: undefined });
+    expect((await api.call("GET", "/config/p", undefined, { token: "root" })).body.data.retain).toBe(3);
+  });
+
+  test("by default GET ?list=true lists as LIST does; GET without it is 405", async () => {
+    api = await SnapshotApi.start({ tokens: { root: { sudo: true }, reader: {} } });
+    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual({ status: 404, body: NO_ENTRY });
+    for (const name of ["b", "a"]) await api.call("POST", `/config/${name}`, localConfig(), { token: "root" });
+    const listed = { status: 200, body: { data: { keys: ["a", "b"] } } };
+    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual(listed);
+    expect(await api.call("LIST", "/config", undefined, { token: "root" })).toEqual(listed);
+    expect(await api.call("GET", "/config", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
+    expect(await api.call("GET", "/config?list=false", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
+    expect((await api.call("GET", "/config?list=true", undefined, { token: "reader" })).status).toBe(403);
+  });
+
+  test("letterOfSpec: PUT and GET ?list=true are 405, and change nothing: the spec lists POST and LIST only", async () => {
+    api = await SnapshotApi.start({ letterOfSpec: true });
     await api.write("a", localConfig());
     expect(await api.call("PUT", "/config/b", localConfig())).toEqual(UNSUPPORTED_OPERATION);
     expect(await api.call("PUT", "/config/a", localConfig({ retain: 9 }))).toEqual(UNSUPPORTED_OPERATION);
@@ -242,27 +264,16 @@ describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptG
     expect(await api.call("GET", "/config")).toEqual(UNSUPPORTED_OPERATION);
     expect([...api.emulator.snapshot.configs.keys()]).toEqual(["a"]);
     expect((await api.call("GET", "/config/a")).body.data.retain).toBe(1);
+    expect(await api.call("LIST", "/config")).toEqual({ status: 200, body: { data: { keys: ["a"] } } });
   });
 
-  test("acceptPut: PUT creates and updates as POST does, with the same checks", async () => {
-    api = await SnapshotApi.start({ acceptPut: true, tokens: { root: { sudo: true }, reader: {} } });
-    expect(await api.call("PUT", "/config/p", localConfig({ retain: 2 }), { token: "root" })).toEqual({ status: 204, body: undefined });
-    expect((await api.call("PUT", "/config/p", localConfig({ retain: 0 }), { token: "root" })).status).toBe(400);
-    expect((await api.call("PUT", "/config/p", localConfig(), { token: "reader" })).status).toBe(403);
-    expect((await api.call("GET", "/config/p", undefined, { token: "root" })).body.data.retain).toBe(2);
-    // LIST stays the only way to list.
-    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
-  });
-
-  test("acceptGetList: GET ?list=true lists as LIST does; GET without it stays 405", async () => {
-    api = await SnapshotApi.start({ acceptGetList: true, tokens: { root: { sudo: true }, reader: {} } });
-    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual({ status: 404, body: NO_ENTRY });
-    for (const name of ["b", "a"]) await api.call("POST", `/config/${name}`, localConfig(), { token: "root" });
-    const listed = { status: 200, body: { data: { keys: ["a", "b"] } } };
-    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual(listed);
-    expect(await api.call("LIST", "/config", undefined, { token: "root" })).toEqual(listed);
-    expect(await api.call("GET", "/config", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
-    expect((await api.call("GET", "/config?list=true", undefined, { token: "reader" })).status).toBe(403);
-    expect(await api.call("PUT", "/config/c", localConfig(), { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
+  test("each synonym alone: acceptPut or acceptGetList given wins over letterOfSpec, and false turns one off", async () => {
+    api = await SnapshotApi.start({ letterOfSpec: true, acceptPut: true });
+    expect((await api.call("PUT", "/config/p", localConfig())).status).toBe(204);
+    expect(await api.call("GET", "/config?list=true")).toEqual(UNSUPPORTED_OPERATION);
+    await api.close();
+    api = await SnapshotApi.start({ acceptGetList: false });
+    expect((await api.call("PUT", "/config/p", localConfig())).status).toBe(204);
+    expect(await api.call("GET", "/config?list=true")).toEqual(UNSUPPORTED_OPERATION);
   });
 });
