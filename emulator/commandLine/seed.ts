@@ -20,6 +20,8 @@ export interface Seed {
   takeSnapshots?: boolean;
   /** Both services answer as their spec's letter says (`EmulatorOptions.letterOfSpec`). */
   letterOfSpec?: boolean;
+  /** The snapshot service also speaks its vendor's names (`SnapshotEmulatorOptions.vendorNames`). */
+  vendorNames?: boolean;
 }
 
 const organizationGrant = {
@@ -64,6 +66,7 @@ const seedFileSchema = z
     licensed: z.boolean().optional(),
     takeSnapshots: z.boolean().optional(),
     letterOfSpec: z.boolean().optional(),
+    vendorNames: z.boolean().optional(),
   })
   .strict();
 
@@ -98,6 +101,7 @@ export function readSeedFile(path: string): Seed {
     licensed: f.licensed,
     takeSnapshots: f.takeSnapshots,
     letterOfSpec: f.letterOfSpec,
+    vendorNames: f.vendorNames,
   };
 }
 
@@ -133,6 +137,7 @@ export function emulatorOptionsOf(seed: Seed): EmulatorOptions {
       tokens: has(seed.snapshotTokens) ? seed.snapshotTokens : undefined,
       licensed: seed.licensed,
       takeSnapshots: seed.takeSnapshots,
+      vendorNames: seed.vendorNames,
     },
     runTask: {
       organizations: seed.organizations.length > 0 ? seed.organizations : undefined,

@@ -200,7 +200,7 @@ export class FaultInjector {
 function tokenOf(req: EmulatorRequest): string {
   const authorization = req.headers.authorization;
   if (typeof authorization === "string") return authorization.replace(/^Bearer\s+/i, "");
-  const serviceToken = req.headers["x-service-token"];
+  const serviceToken = req.headers["x-service-token"] ?? req.headers["x-vault-token"];
   return typeof serviceToken === "string" ? serviceToken : "";
 }
 

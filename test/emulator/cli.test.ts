@@ -146,6 +146,37 @@ function exportsOf(lines: string[]): Record<string, string> {
 }
 
 describe("pulumi-snapshot-runtask-emulator", () => {
+  test("--vendor-names: the vendors' settings are printed too, and the snapshot service speaks its vendor's names to its client", async () => {
+    const run = await startCli(["--vendor-names", "--no-snapshots"], (l) => l === READY_LINE);
+    try {
+      const env = exportsOf(run.lines);
+      expect(env).toMatchObject({
+        VAULT_ADDR: env.SERVICE_ADDR,
+        VAULT_TOKEN: env.SERVICE_TOKEN,
+        TFE_ADDRESS: env.RUNTASK_ADDR,
+        TFE_TOKEN: env.RUNTASK_TOKEN,
+      });
+      const config = `${env.VAULT_ADDR}/v1/sys/storage/raft/snapshot-auto/config/offsite`;
+      const body = { interval: "1h", path_prefix: "raft/", storage_type: "aws-s3", aws_s3_bucket: "b", aws_s3_region: "r" };
+      const written = await fetch(config, { method: "PUT", headers: { "x-vault-token": env.VAULT_TOKEN }, body: JSON.stringify(body) });
+      expect(written.status).toBe(204);
+      const read = await fetch(config, { headers: { "x-vault-token": env.VAULT_TOKEN } });
+      expect(((await read.json()) as { data: unknown }).data).toMatchObject({
+        storage_type: "aws-s3",
+        aws_s3_bucket: "b",
+        file_prefix: "vault-snapshot",
+      });
+      const bySpec = await fetch(config, { headers: { "x-service-token": env.SERVICE_TOKEN } });
+      expect(((await bySpec.json()) as { data: unknown }).data).toMatchObject({ storage_type: "cloudA-s3", cloudA_s3_bucket: "b" });
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    expect((await run.exit).code).toBe(0);
+    // Without the flag, the vendors' settings are not printed.
+    const plain = parseCommandLine(["--no-snapshots"]);
+    expect(plain.kind === "run" && plain.seed.vendorNames).toBeFalsy();
+  });
+
   test("prints the environment, serves both APIs with the seeded tokens, and stops on SIGTERM", async () => {
     const run = await startCli(
       ["--organization", "acme", "--workspace", "app-production", "--snapshot-token", "s-token", "--runtask-token", "r-token", "--no-snapshots"],
