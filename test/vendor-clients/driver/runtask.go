@@ -19,18 +19,28 @@ func tfeClient(addr, token string) (*tfe.Client, error) {
 
 // taskView is what a task answer says, as go-tfe decodes it.
 type taskView struct {
-	Name         string             `json:"name"`
-	URL          string             `json:"url"`
-	Description  string             `json:"description"`
-	Category     string             `json:"category"`
-	Enabled      bool               `json:"enabled"`
-	HMACKey      *string            `json:"hmacKey"`
-	Global       *tfe.GlobalRunTask `json:"global"`
-	Organization string             `json:"organization"`
+	Name         string      `json:"name"`
+	URL          string      `json:"url"`
+	Description  string      `json:"description"`
+	Category     string      `json:"category"`
+	Enabled      bool        `json:"enabled"`
+	HMACKey      *string     `json:"hmacKey"`
+	Global       *globalView `json:"global"`
+	Organization string      `json:"organization"`
+}
+
+// globalView is a task's global settings, as go-tfe decodes them.
+type globalView struct {
+	Enabled          bool                     `json:"enabled"`
+	Stages           []tfe.Stage              `json:"stages"`
+	EnforcementLevel tfe.TaskEnforcementLevel `json:"enforcementLevel"`
 }
 
 func viewOfTask(t *tfe.RunTask) taskView {
-	v := taskView{Name: t.Name, URL: t.URL, Description: t.Description, Category: t.Category, Enabled: t.Enabled, HMACKey: t.HMACKey, Global: t.Global}
+	v := taskView{Name: t.Name, URL: t.URL, Description: t.Description, Category: t.Category, Enabled: t.Enabled, HMACKey: t.HMACKey}
+	if t.Global != nil {
+		v.Global = &globalView{Enabled: t.Global.Enabled, Stages: t.Global.Stages, EnforcementLevel: t.Global.EnforcementLevel}
+	}
 	if t.Organization != nil {
 		v.Organization = t.Organization.Name
 	}
@@ -57,11 +67,11 @@ func viewOfAssociation(a *tfe.WorkspaceRunTask) associationView {
 	return v
 }
 
-func global(enabled bool, level tfe.TaskEnforcementLevel, stages ...tfe.Stage) *tfe.GlobalRunTask {
+func global(enabled bool, level tfe.TaskEnforcementLevel, stages ...tfe.Stage) *globalView {
 	if stages == nil {
 		stages = []tfe.Stage{}
 	}
-	return &tfe.GlobalRunTask{Enabled: enabled, EnforcementLevel: level, Stages: stages}
+	return &globalView{Enabled: enabled, EnforcementLevel: level, Stages: stages}
 }
 
 // associated checks a call that makes an association. As the real service answers, it gives the association; to the
