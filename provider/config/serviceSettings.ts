@@ -55,17 +55,17 @@ export interface ServiceDescription<N extends string> {
   validate?: Partial<Record<N, (value: string, from: string) => void>>;
   /**
    * Where each setting is read after its stack config key and environment variable, in order: the settings the
-   * vendor's own tools keep (`VAULT_ADDR`, `TFE_TOKEN`, a token file), so that their users need set nothing again.
+   * vendor's own tools keep (an environment variable of theirs, a token file), so that their users set nothing again.
    */
   vendorSources?: Partial<Record<N | CommonSettingName, VendorSource[]>>;
 }
 
 /**
  * A setting the service's vendor's tools keep, read after the package's own. Its value comes with where it came from
- * (`TFE_TOKEN`, `~/.vault-token`), which messages and `--debug` name, as they name the package's own settings.
+ * (the vendor's variable, or its file), which messages and `--debug` name, as they name the package's own settings.
  */
 export interface VendorSource {
-  /** How docs name it: `TFE_TOKEN`, `TF_TOKEN_<host>`, `~/.vault-token`. */
+  /** How docs and messages name it: the vendor's variable, or its file (`~/.vault-token`). */
   name: string;
   /**
    * Its value, where it holds one. `address` is the service's base address as read already (from any source), for the
@@ -214,7 +214,7 @@ export function readSetting<N extends string>(
   return undefined;
 }
 
-/** The names of a setting's sources after its own, for messages and docs: `TFE_TOKEN, TF_TOKEN_<host>`. */
+/** The names of a setting's sources after its own, in order, for messages and docs. */
 export function vendorSourceNames<N extends string>(d: ServiceDescription<N>, name: N | CommonSettingName): string[] {
   return (d.vendorSources?.[name] ?? []).map((s) => s.name);
 }

@@ -8,7 +8,7 @@ import {
   type ServiceDescription,
   type ServiceSettings,
 } from "../../config/serviceSettings";
-import { VAULT_SOURCES } from "./vaultSettings";
+import { VENDOR_SOURCES } from "./vaultSettings";
 
 /**
  * The snapshot service's settings: stack config `snapshot:*`, environment `SERVICE_*`, then the settings Vault's users
@@ -44,7 +44,7 @@ export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
     },
   },
   validate: { namespace: (value, from) => requireRootNamespace(value, from) },
-  vendorSources: VAULT_SOURCES,
+  vendorSources: VENDOR_SOURCES,
 };
 
 /** Stack config keys and the environment variables they fall back to. */

@@ -13,7 +13,7 @@ const variable = (name: string): VendorSource => ({ name, read: (env) => (env[na
  * `VAULT_CACERT`, `VAULT_SKIP_VERIFY`, and `VAULT_NAMESPACE` (which must name the root namespace, as
  * `snapshot:namespace` must).
  */
-export const VAULT_SOURCES: Partial<Record<CommonSettingName | "namespace", VendorSource[]>> = {
+export const VENDOR_SOURCES: Partial<Record<CommonSettingName | "namespace", VendorSource[]>> = {
   address: [variable("VAULT_ADDR")],
   token: [variable("VAULT_TOKEN"), { name: "~/.vault-token", read: (env) => tokenFile(env) }],
   caCert: [variable("VAULT_CACERT")],
