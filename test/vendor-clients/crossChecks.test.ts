@@ -441,6 +441,53 @@ test("made by the vendors' clients and adopted, made by the provider beside them
   expect(suite.emulator.runTask.tasks()).toEqual([]);
 });
 
+test("a stack on the vendors' settings alone (VAULT_ADDR, VAULT_TOKEN, terraform login's credentials file): up, and --debug names each source, never a token", async () => {
+  const home = mkdtempSync(join(tmpdir(), "vendor-settings-home-"));
+  try {
+    const host = new URL(suite.emulator.url).host;
+    mkdirSync(join(home, ".terraform.d"));
+    writeFileSync(join(home, ".terraform.d/credentials.tfrc.json"), JSON.stringify({ credentials: { [host]: { token: RUNTASK_TOKEN } } }));
+    const stack = suite.stack("yaml", "vendor-settings", {
+      config: { "runtask:address": suite.emulator.url, "runtask:organization": "acme" },
+      secretKeys: [],
+      env: {
+        HOME: home,
+        VAULT_ADDR: suite.emulator.url,
+        VAULT_TOKEN: DEFAULT_SNAPSHOT_TOKEN,
+        SERVICE_ADDR: "",
+        SERVICE_TOKEN: "",
+        RUNTASK_TOKEN: "",
+      },
+    });
+    stack.yamlProgram(`resources:
+  scanner:
+    type: runtask:index:RunTask
+    properties:
+      url: https://hooks.example.com/settings
+  nightly:
+    type: snapshot:index:SnapshotAutoConfig
+    properties:
+      interval: 24h
+      storageType: local
+      pathPrefix: /var/snapshots
+      localMaxSpace: 1000000
+`);
+    const up = await stack.up({ debug: true });
+    expect(up.error).toBeUndefined();
+    expect(up.changes).toEqual({ create: 3 });
+    expect(up.output).toContain(
+      `run task service: ${suite.emulator.url}; address from runtask:address, token from ~/.terraform.d/credentials.tfrc.json (credentials "${host}")`,
+    );
+    expect(up.output).toContain(`snapshot service: ${suite.emulator.url}; address from VAULT_ADDR, token from VAULT_TOKEN`);
+    for (const token of [RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN]) expect(up.output).not.toContain(token);
+    expectServiceMatchesState(suite.emulator, stack);
+    expect((await stack.destroy()).ok).toBe(true);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+// Last: its stack keeps what it imported (protected, as `pulumi import` leaves it).
 test("made by the vendors' clients, moved from the state Terraform would have written for them: migrate terraform, then no change and no write", async () => {
   const global = { enabled: true, stages: ["pre_plan"], enforcementLevel: "mandatory" };
   const ids = await make({
@@ -491,52 +538,6 @@ test("made by the vendors' clients, moved from the state Terraform would have wr
   expect(held()).toBe(before);
   expect(keyOf(ids["task:scanner"])).toBe("vendor-key-3");
   expectServiceMatchesState(suite.emulator, stack);
-});
-
-test("a stack on the vendors' settings alone (VAULT_ADDR, VAULT_TOKEN, terraform login's credentials file): up, and --debug names each source, never a token", async () => {
-  const home = mkdtempSync(join(tmpdir(), "vendor-settings-home-"));
-  try {
-    const host = new URL(suite.emulator.url).host;
-    mkdirSync(join(home, ".terraform.d"));
-    writeFileSync(join(home, ".terraform.d/credentials.tfrc.json"), JSON.stringify({ credentials: { [host]: { token: RUNTASK_TOKEN } } }));
-    const stack = suite.stack("yaml", "vendor-settings", {
-      config: { "runtask:address": suite.emulator.url, "runtask:organization": "acme" },
-      secretKeys: [],
-      env: {
-        HOME: home,
-        VAULT_ADDR: suite.emulator.url,
-        VAULT_TOKEN: DEFAULT_SNAPSHOT_TOKEN,
-        SERVICE_ADDR: "",
-        SERVICE_TOKEN: "",
-        RUNTASK_TOKEN: "",
-      },
-    });
-    stack.yamlProgram(`resources:
-  scanner:
-    type: runtask:index:RunTask
-    properties:
-      url: https://hooks.example.com/settings
-  nightly:
-    type: snapshot:index:SnapshotAutoConfig
-    properties:
-      interval: 24h
-      storageType: local
-      pathPrefix: /var/snapshots
-      localMaxSpace: 1000000
-`);
-    const up = await stack.up({ debug: true });
-    expect(up.error).toBeUndefined();
-    expect(up.changes).toEqual({ create: 3 });
-    expect(up.output).toContain(
-      `run task service: ${suite.emulator.url}; address from runtask:address, token from ~/.terraform.d/credentials.tfrc.json (credentials "${host}")`,
-    );
-    expect(up.output).toContain(`snapshot service: ${suite.emulator.url}; address from VAULT_ADDR, token from VAULT_TOKEN`);
-    for (const token of [RUNTASK_TOKEN, DEFAULT_SNAPSHOT_TOKEN]) expect(up.output).not.toContain(token);
-    expectServiceMatchesState(suite.emulator, stack);
-    expect((await stack.destroy()).ok).toBe(true);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
 });
 
 /**
