@@ -6,15 +6,13 @@
 // stderr.
 "use strict";
 const { createHash } = require("node:crypto");
-const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { readdirSync, readFileSync } = require("node:fs");
 const path = require("node:path");
-const { goBuild, goVersion, log } = require("./goBuild");
+const { goBuild, log, stampedBuild } = require("./goBuild");
 
 const repo = path.resolve(__dirname, "..");
 const moduleDir = path.join(repo, "test/vendor-clients/driver");
-const outDir = path.join(repo, ".engine/vendor-clients");
-const executable = path.join(outDir, "vendor-clients");
-const stampFile = path.join(outDir, "versions.json");
+const executable = path.join(repo, ".engine/vendor-clients/vendor-clients");
 const CLIENTS = ["github.com/hashicorp/go-tfe", "github.com/hashicorp/vault/api"];
 
 /** The clients' pinned versions, and a hash of everything the build reads (go.mod, go.sum, the program's sources). */
@@ -36,33 +34,15 @@ function wanted() {
   return { ...versions, sources: hash.digest("hex").slice(0, 16) };
 }
 
-function upToDate(stamp) {
-  try {
-    return readFileSync(stampFile, "utf8").trim() === JSON.stringify(stamp) && existsSync(executable);
-  } catch {
-    return false;
-  }
-}
-
 async function main() {
   const stamp = wanted();
-  const clients = CLIENTS.map((m) => `${m} ${stamp[m]}`).join(", ");
-  if (upToDate(stamp)) {
-    log(`The vendors' clients (${clients}) are built already.`);
-    process.stdout.write(`${executable}\n`);
-    return 0;
-  }
-  const go = goVersion();
-  if (!go) {
-    log("Building the vendors' clients needs Go 1.26 or later (https://go.dev/dl/), and none was found on PATH.");
-    return 1;
-  }
-  log(`Building the vendors' clients (${clients}) with ${go} into ${outDir} (a first build: about a minute and 40 MB of Go modules).`);
-  mkdirSync(outDir, { recursive: true });
-  const next = `${executable}.next`;
-  await goBuild("vendor-clients", ".", next, { cwd: moduleDir, ldflags: "-s -w" });
-  renameSync(next, executable);
-  writeFileSync(stampFile, `${JSON.stringify(stamp)}\n`);
+  await stampedBuild({
+    executable,
+    stamp,
+    what: `the program of the vendors' clients (${CLIENTS.map((m) => `${m} ${stamp[m]}`).join(", ")})`,
+    firstBuild: "a first build: one to two minutes and 200 MB of Go modules and build cache",
+    build: (next) => goBuild("vendor-clients", ".", next, { cwd: moduleDir, ldflags: "-s -w" }),
+  });
   process.stdout.write(`${executable}\n`);
   return 0;
 }
@@ -70,7 +50,6 @@ async function main() {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    rmSync(`${executable}.next`, { force: true });
     log(err instanceof Error ? err.message : String(err));
     process.exit(1);
   },
