@@ -22,6 +22,13 @@ export interface EmulatorOptions {
   snapshot?: SnapshotEmulatorOptions;
   runTask?: RunTaskEmulatorOptions;
   /**
+   * Both services answer as their spec's letter says where the real services answer otherwise: the run task
+   * service's associate 204 with no body and 404 for an unknown token, the snapshot service's POST and LIST only (see
+   * each service's `letterOfSpec`, which, where given, wins). Default false: as the real services answer, which their
+   * vendors' clients (go-tfe, Vault's Go client) need.
+   */
+  letterOfSpec?: boolean;
+  /**
    * Faults to inject, reproducibly from a seed: latency (of requests, or of answers once carried out), 429s (with `Retry-After` and/or `X-RateLimit-Reset`),
    * 500/502/503, connections dropped before or after the change is made or reset after it, per-route rates (for
    * the first requests of a route only, if asked), and a per-token rate limit. None by default.
@@ -64,8 +71,9 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
   if (!LOOPBACK.test(host)) throw new Error(`the emulator listens on loopback only, not on "${host}"`);
-  const snapshot = new SnapshotService(options.snapshot);
-  const runTask = new RunTaskService(options.runTask);
+  const letter = options.letterOfSpec === undefined ? {} : { letterOfSpec: options.letterOfSpec };
+  const snapshot = new SnapshotService({ ...letter, ...options.snapshot });
+  const runTask = new RunTaskService({ ...letter, ...options.runTask });
   const faults = options.faults ? new FaultInjector(options.faults) : undefined;
   const interceptors = [...(faults ? [faults.interceptor] : []), ...(options.interceptors ?? [])];
   const kept = options.dataFile ? new DataFile(options.dataFile) : undefined;

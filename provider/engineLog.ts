@@ -32,22 +32,24 @@ export function engineAddressArgument(argv: readonly string[] = process.argv): s
 /**
  * Tells the user `message` about the resource of the call in progress (where the engine named it), without the
  * call's secrets. Resolves once the engine has it, or on its failure, which is told to standard error instead.
+ * `debug` is what the CLI shows with `--debug` alone (where settings came from); without an engine it is not told.
  */
-export function tellUser(severity: "info" | "warning", message: string): Promise<void> {
+export function tellUser(severity: "debug" | "info" | "warning", message: string): Promise<void> {
   const text = redact(message, secretsOfCall());
   if (!engine) {
-    process.stderr.write(`${severity}: ${text}\n`);
+    if (severity !== "debug") process.stderr.write(`${severity}: ${text}\n`);
     return Promise.resolve();
   }
   const { LogRequest, LogSeverity } = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+  const levels = { debug: LogSeverity.DEBUG, info: LogSeverity.INFO, warning: LogSeverity.WARNING };
   const request = new LogRequest()
-    .setSeverity(severity === "warning" ? LogSeverity.WARNING : LogSeverity.INFO)
+    .setSeverity(levels[severity])
     .setMessage(text)
     .setUrn(resourceOfCall() ?? "");
   const client = clientOf(engine);
   return new Promise((resolve) =>
     client.log(request, (err) => {
-      if (err) process.stderr.write(`${severity}: ${text}\n`);
+      if (err && severity !== "debug") process.stderr.write(`${severity}: ${text}\n`);
       resolve();
     }),
   );

@@ -4,15 +4,13 @@
 // .engine/actionlint. A build whose version and go.sum match is reused. The last line printed is the executable;
 // everything else goes to stderr.
 "use strict";
-const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { readFileSync } = require("node:fs");
 const path = require("node:path");
-const { goBuild, goVersion, log, sumHash } = require("./goBuild");
+const { goBuild, log, stampedBuild, sumHash } = require("./goBuild");
 
 const repo = path.resolve(__dirname, "..");
 const moduleDir = path.join(__dirname, "actionlint");
-const outDir = path.join(repo, ".engine/actionlint");
-const executable = path.join(outDir, "actionlint");
-const stampFile = path.join(outDir, "versions.json");
+const executable = path.join(repo, ".engine/actionlint/actionlint");
 const MODULE = "github.com/rhysd/actionlint";
 
 function wantedVersions() {
@@ -21,35 +19,19 @@ function wantedVersions() {
   return { actionlint: match[1], goSum: sumHash(path.join(moduleDir, "go.sum")) };
 }
 
-function upToDate(wanted) {
-  try {
-    return readFileSync(stampFile, "utf8").trim() === JSON.stringify(wanted) && existsSync(executable);
-  } catch {
-    return false;
-  }
-}
-
 async function main() {
   const wanted = wantedVersions();
-  if (upToDate(wanted)) {
-    log(`actionlint ${wanted.actionlint} is built already.`);
-    process.stdout.write(`${executable}\n`);
-    return 0;
-  }
-  const go = goVersion();
-  if (!go) {
-    log("Building actionlint needs Go 1.26 or later (https://go.dev/dl/), and none was found on PATH.");
-    return 1;
-  }
-  log(`Building actionlint ${wanted.actionlint} with ${go} into ${outDir} (a first build: under a minute and 30 MB of Go modules).`);
-  mkdirSync(outDir, { recursive: true });
-  const next = `${executable}.next`;
-  await goBuild(`actionlint ${wanted.actionlint}`, `${MODULE}/cmd/actionlint`, next, {
-    cwd: moduleDir,
-    ldflags: `-s -w -X ${MODULE}.version=${wanted.actionlint}`,
+  await stampedBuild({
+    executable,
+    stamp: wanted,
+    what: `actionlint ${wanted.actionlint}`,
+    firstBuild: "a first build: under a minute and 30 MB of Go modules",
+    build: (next) =>
+      goBuild(`actionlint ${wanted.actionlint}`, `${MODULE}/cmd/actionlint`, next, {
+        cwd: moduleDir,
+        ldflags: `-s -w -X ${MODULE}.version=${wanted.actionlint}`,
+      }),
   });
-  renameSync(next, executable);
-  writeFileSync(stampFile, `${JSON.stringify(wanted)}\n`);
   process.stdout.write(`${executable}\n`);
   return 0;
 }
@@ -57,7 +39,6 @@ async function main() {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    rmSync(`${executable}.next`, { force: true });
     log(err instanceof Error ? err.message : String(err));
     process.exit(1);
   },

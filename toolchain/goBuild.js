@@ -1,9 +1,11 @@
 // `go build` of a package pinned by one of the project's Go modules (toolchain/go.mod for the engine,
-// toolchain/actionlint/go.mod for actionlint), with a line of progress every 20 seconds on stderr.
+// toolchain/actionlint/go.mod for actionlint, test/vendor-clients/driver/go.mod for the vendors' clients), with a line
+// of progress every 20 seconds on stderr.
 "use strict";
 const { spawn, spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
-const { readFileSync } = require("node:fs");
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const path = require("node:path");
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -61,4 +63,35 @@ function goBuild(label, pkg, out, { cwd, ldflags, tags }) {
   });
 }
 
-module.exports = { goBuild, goVersion, log, sumHash };
+/**
+ * An executable built once per `stamp` (the versions and sources it is built from): reused while the stamp file beside
+ * it says the same, else built by `build(next)` into a file renamed over it once done, then stamped. Resolves to the
+ * executable; a missing Go, or a failed build, rejects with the message for the user.
+ */
+async function stampedBuild({ executable, stamp, what, firstBuild, build }) {
+  const stampFile = path.join(path.dirname(executable), "versions.json");
+  try {
+    if (readFileSync(stampFile, "utf8").trim() === JSON.stringify(stamp) && existsSync(executable)) {
+      log(`${what} is built already.`);
+      return executable;
+    }
+  } catch {
+    // No stamp: build it.
+  }
+  const go = goVersion();
+  if (!go) throw new Error(`Building ${what} needs Go 1.26 or later (https://go.dev/dl/), and none was found on PATH.`);
+  log(`Building ${what} with ${go} into ${path.dirname(executable)} (${firstBuild}).`);
+  mkdirSync(path.dirname(executable), { recursive: true });
+  const next = `${executable}.next`;
+  try {
+    await build(next);
+  } catch (err) {
+    rmSync(next, { force: true });
+    throw err;
+  }
+  renameSync(next, executable);
+  writeFileSync(stampFile, `${JSON.stringify(stamp)}\n`);
+  return executable;
+}
+
+module.exports = { goBuild, goVersion, log, stampedBuild, sumHash };

@@ -10,13 +10,18 @@ environment variables that point the provider at it, and runs until interrupted 
 Options:
   --host <address>          loopback address to listen on (default 127.0.0.1; other hosts are refused)
   --port <number>           port (default 0: a free port)
-  --seed <file>             JSON seed file: organizations, workspaces, tokens, license (flags add to it)
+  --seed <file>             JSON seed file: organizations, workspaces, tokens, license, letterOfSpec, vendorNames
+                            (flags add to it)
   --organization <name>     an organization (repeatable; the first is RUNTASK_ORGANIZATION)
   --workspace <[org/]name>  a workspace, in the first organization unless one is named (repeatable)
   --snapshot-token <token>  a snapshot service token with the sudo capability (repeatable; the first is SERVICE_TOKEN)
   --runtask-token <token>   a run task service token, owner of every organization (repeatable; the first is RUNTASK_TOKEN)
   --unlicensed              the snapshot service has no license for automated snapshots
   --no-snapshots            do not take snapshots on the configured intervals
+  --letter-of-spec          answer as the specs' letter says where the real services answer otherwise: the
+                            run task associate 204 with no body, an unknown token 404, snapshot POST and LIST only
+  --vendor-names            the snapshot service also speaks its vendor's names to clients that send the vendor's
+                            token header, and the vendors' settings are printed too (VAULT_*, TFE_*)
   --json                    print one JSON object (env, workspaces) instead of shell exports
   --verbose                 print each request on stderr, with the status answered
   --help                    print this help
@@ -42,6 +47,8 @@ export function parseCommandLine(argv: string[]): CliCommand {
       "runtask-token": { type: "string", multiple: true },
       unlicensed: { type: "boolean" },
       "no-snapshots": { type: "boolean" },
+      "letter-of-spec": { type: "boolean" },
+      "vendor-names": { type: "boolean" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -58,6 +65,8 @@ export function parseCommandLine(argv: string[]): CliCommand {
   for (const token of values["runtask-token"] ?? []) seed.runTaskTokens[token] = FULL_GRANT;
   if (values.unlicensed) seed.licensed = false;
   if (values["no-snapshots"]) seed.takeSnapshots = false;
+  if (values["letter-of-spec"]) seed.letterOfSpec = true;
+  if (values["vendor-names"]) seed.vendorNames = true;
   return { kind: "run", seed, json: values.json ?? false, verbose: values.verbose ?? false };
 }
 

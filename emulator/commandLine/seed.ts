@@ -18,6 +18,10 @@ export interface Seed {
   runTaskTokens: Record<string, TokenGrant>;
   licensed?: boolean;
   takeSnapshots?: boolean;
+  /** Both services answer as their spec's letter says (`EmulatorOptions.letterOfSpec`). */
+  letterOfSpec?: boolean;
+  /** The snapshot service also speaks its vendor's names (`SnapshotEmulatorOptions.vendorNames`). */
+  vendorNames?: boolean;
 }
 
 const organizationGrant = {
@@ -61,6 +65,8 @@ const seedFileSchema = z
     runTaskTokens: tokens(grantSchema, FULL_GRANT).optional(),
     licensed: z.boolean().optional(),
     takeSnapshots: z.boolean().optional(),
+    letterOfSpec: z.boolean().optional(),
+    vendorNames: z.boolean().optional(),
   })
   .strict();
 
@@ -94,6 +100,8 @@ export function readSeedFile(path: string): Seed {
     runTaskTokens: f.runTaskTokens ?? {},
     licensed: f.licensed,
     takeSnapshots: f.takeSnapshots,
+    letterOfSpec: f.letterOfSpec,
+    vendorNames: f.vendorNames,
   };
 }
 
@@ -124,10 +132,12 @@ export function emulatorOptionsOf(seed: Seed): EmulatorOptions {
   return {
     host: seed.host,
     port: seed.port,
+    letterOfSpec: seed.letterOfSpec,
     snapshot: {
       tokens: has(seed.snapshotTokens) ? seed.snapshotTokens : undefined,
       licensed: seed.licensed,
       takeSnapshots: seed.takeSnapshots,
+      vendorNames: seed.vendorNames,
     },
     runTask: {
       organizations: seed.organizations.length > 0 ? seed.organizations : undefined,

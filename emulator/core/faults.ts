@@ -1,5 +1,7 @@
 import type { EmulatorRequest, EmulatorResponse } from "./router";
 import type { Interceptor, Verdict } from "./server";
+import { SPEC_NAMES } from "../snapshot/names";
+import { VENDOR_NAMES } from "../snapshot/vendorNames";
 
 /**
  * Faults the emulator injects, as real services and networks produce them. Every decision comes from a seeded
@@ -200,7 +202,7 @@ export class FaultInjector {
 function tokenOf(req: EmulatorRequest): string {
   const authorization = req.headers.authorization;
   if (typeof authorization === "string") return authorization.replace(/^Bearer\s+/i, "");
-  const serviceToken = req.headers["x-service-token"];
+  const serviceToken = req.headers[SPEC_NAMES.tokenHeader] ?? req.headers[VENDOR_NAMES.tokenHeader];
   return typeof serviceToken === "string" ? serviceToken : "";
 }
 

@@ -9,6 +9,8 @@ export interface Mount {
   router: Router;
   notFound(req: EmulatorRequest): EmulatorResponse;
   methodNotAllowed(req: EmulatorRequest): EmulatorResponse;
+  /** A path that is not a URL path (a malformed percent-escape, `%zz`): the request is bad, whatever route it meant. */
+  badPath(req: EmulatorRequest, detail: string): EmulatorResponse;
 }
 
 /**
@@ -63,6 +65,14 @@ export async function startHttpServer(
       params: {},
     };
     const mount = mounts.find((m) => request.path.startsWith(m.prefix));
+    const malformed = malformedEscape(request.path);
+    if (malformed) {
+      // As the services' HTTP servers refuse a request line that does not parse, before any route: never a 500.
+      const detail = `invalid URL escape "${malformed}" in the path`;
+      const answer = mount ? mount.badPath(request, detail) : { status: 400, body: { errors: [detail] } };
+      log.record(request.method, `${mount?.prefix ?? ""}(malformed)`, request.path, answer.status);
+      return send(res, answer);
+    }
     if (!mount) {
       log.record(request.method, "(unknown)", request.path, 404);
       return send(res, { status: 404, body: { errors: ["no such path"] } });
@@ -109,6 +119,18 @@ export async function startHttpServer(
     log,
     close: () => new Promise<void>((resolve) => listener.server.close(() => resolve())),
   };
+}
+
+/** The first percent-escape of `path` that is not two hex digits, or (as a whole) one that decodes to no UTF-8. */
+function malformedEscape(path: string): string | undefined {
+  const bad = /%(?![0-9A-Fa-f]{2}).{0,2}/s.exec(path);
+  if (bad) return bad[0];
+  try {
+    decodeURIComponent(path);
+    return undefined;
+  } catch {
+    return /(%[0-9A-Fa-f]{2})+/.exec(path)?.[0] ?? path;
+  }
 }
 
 function originalMethod(req: IncomingMessage): string {

@@ -95,14 +95,17 @@ export const INCLUDES = ["workspace_tasks", "workspace_tasks.workspace"];
 
 /**
  * The `include` of a request as a list, or a 400 error (`source.parameter` `include`) naming a value the spec
- * does not list, as JSON:API servers answer a relationship path they do not know. Empty or absent: none.
+ * does not list, as JSON:API servers answer a relationship path they do not know. Its title says "include parameter",
+ * as the real service's does: go-tfe reads it as `ErrInvalidIncludeValue`. Empty or absent: none.
  */
 export function includeOf(query: URLSearchParams): string[] | EmulatorResponse {
   const raw = query.get("include");
   if (!raw) return [];
   const values = raw.split(",").map((s) => s.trim());
   const unknown = values.find((v) => !INCLUDES.includes(v));
-  if (unknown !== undefined) return invalidParameter("include", `include takes ${INCLUDES.join(", ")}, not ${JSON.stringify(unknown)}`);
+  if (unknown !== undefined) {
+    return invalidParameter("include", `include takes ${INCLUDES.join(", ")}, not ${JSON.stringify(unknown)}`, 400, "invalid include parameter");
+  }
   return values;
 }
 

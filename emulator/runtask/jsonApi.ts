@@ -32,8 +32,8 @@ export function invalid(pointer: string, detail: string, title = "invalid attrib
 }
 
 /** A query parameter the server does not take as sent: 400 (as JSON:API advises) or another status. */
-export function invalidParameter(parameter: string, detail: string, status = 400): EmulatorResponse {
-  return errors(status, { status: String(status), title: "invalid query parameter", detail, source: { parameter } });
+export function invalidParameter(parameter: string, detail: string, status = 400, title = "invalid query parameter"): EmulatorResponse {
+  return errors(status, { status: String(status), title, detail, source: { parameter } });
 }
 
 export function unsupportedMediaType(received: string | undefined): EmulatorResponse {

@@ -32,12 +32,20 @@ export interface RunTaskEmulatorOptions {
    */
   tokens?: Record<string, TokenGrant>;
   /**
-   * Which reading of the spec the service follows where its tables and its samples differ. `"tables"`, the default:
-   * as the tables say, `enabled` a JSON boolean, show carrying `global-configuration` (the attribute list of a
-   * response document), the HMAC key read from `hmac-key`, associate answering 204 (the status table). `"samples"`:
-   * as the samples show, `enabled` rendered "true"/"false", show without `global-configuration`, the key read from
-   * `hmac_key` (the create and update sample bodies), associate answering 201 with the association's document. The
-   * options of each of these, where given, win over the profile.
+   * Answer as the spec's letter says where the real service answers otherwise (where the spec contradicts itself, or
+   * lists no such answer): associate 204 with no body (its status table), a missing or unknown token 404 (its error
+   * table lists no 401). Default false: as the real service answers, and as its vendor's client (go-tfe) needs, the
+   * association's document (the spec's sample) and 401. `associateResponse` and `unknownTokenStatus`, where given,
+   * win over it.
+   */
+  letterOfSpec?: boolean;
+  /**
+   * Which reading of the spec the service follows where its tables and its samples differ in a task's attributes.
+   * `"tables"`, the default: as the tables say, `enabled` a JSON boolean, show carrying `global-configuration` (the
+   * attribute list of a response document), the HMAC key read from `hmac-key`. `"samples"`: as the samples show,
+   * `enabled` rendered "true"/"false", show without `global-configuration`, the key read from `hmac_key` (the create
+   * and update sample bodies), and associate answering with the association's document whatever `letterOfSpec` says.
+   * The options of each of these, where given, win over the profile.
    */
   shapes?: "tables" | "samples";
   /**
@@ -47,14 +55,17 @@ export interface RunTaskEmulatorOptions {
    */
   organizationIds?: "name" | "opaque";
   /**
-   * How the associate call (`POST /workspaces/:id/tasks`) answers: `"204"` with no body, the default, as the
-   * spec's status table says; or `"201"` with the new association's document, as the spec's sample shows.
+   * How the associate call (`POST /workspaces/:id/tasks`) answers: `"201"` with the new association's document, the
+   * default, as the spec's sample shows and the real service answers (go-tfe and the Terraform provider read the
+   * association from it); or `"204"` with no body, as the spec's status table says (`letterOfSpec`).
    */
   associateResponse?: "201" | "204";
   /**
-   * The answer to a request whose token is missing or unknown: `404`, the default, the same JSON:API error
-   * object as for a missing object or a forbidden one (the spec: "A missing resource and a user without
-   * permission both give 404"; its error table lists no 401); or `401` with an `unauthorized` error object.
+   * The answer to a request whose token is missing or unknown: `401` with an `unauthorized` error object, the
+   * default, as the real service answers a bad token (go-tfe's `ErrUnauthorized`); or `404`, the same JSON:API error
+   * object as for a missing object or a forbidden one, as the spec's letter has it ("A missing resource and a user
+   * without permission both give 404"; its error table lists no 401; `letterOfSpec`). A known token without the
+   * permission gets 404 either way.
    */
   unknownTokenStatus?: 401 | 404;
   /**
@@ -148,7 +159,7 @@ export interface ReceivedBody {
  * the spec's permissions (404 for missing and forbidden alike), JSON:API documents, pagination and 422 errors.
  * Requests with a body must be sent as `application/vnd.api+json` (415 otherwise, unless turned off); answers
  * with a body are sent as `application/vnd.api+json`. Checks run in this order, the first that fails answers:
- * 1. token: missing or unknown is 404 (or 401 with `unknownTokenStatus: 401`);
+ * 1. token: missing or unknown is 401 (or 404 with `unknownTokenStatus: 404`, the spec's letter);
  * 2. content type of a body: 415;
  * 3. the objects named by the path and the token's permission on them: 404 for missing and forbidden alike;
  * 4. query parameters: an `include` value the spec does not list is 400; a `page[size]` above the maximum under
@@ -164,7 +175,8 @@ export class RunTaskService {
   private readonly unknownTokenStatus: 401 | 404;
 
   constructor(private readonly options: RunTaskEmulatorOptions = {}) {
-    this.unknownTokenStatus = oneOf("unknownTokenStatus", options.unknownTokenStatus, [404, 401] as const);
+    const letter = options.letterOfSpec === true;
+    this.unknownTokenStatus = oneOf("unknownTokenStatus", options.unknownTokenStatus ?? (letter ? 404 : undefined), [401, 404] as const);
     this.store = new RunTaskStore(
       options.organizations ?? [{ name: DEFAULT_ORGANIZATION, globalRunTasks: true, workspaces: DEFAULT_WORKSPACES.map((name) => ({ name })) }],
     );
@@ -178,7 +190,7 @@ export class RunTaskService {
         organizationId:
           oneOf("organizationIds", options.organizationIds, ["name", "opaque"] as const) === "opaque" ? opaqueOrganizationId : undefined,
       },
-      associateResponse: oneOf("associateResponse", options.associateResponse ?? (samples ? "201" : undefined), ["204", "201"] as const),
+      associateResponse: oneOf("associateResponse", options.associateResponse ?? (letter && !samples ? "204" : undefined), ["201", "204"] as const),
       showGlobalConfiguration: options.showGlobalConfiguration ?? !samples,
       hmacKeyAttribute: oneOf("hmacKeyAttribute", options.hmacKeyAttribute ?? (samples ? "hmac_key" : undefined), ["hmac-key", "hmac_key"] as const),
       includeVisibleOnly: options.includeVisibleOnly === true,
@@ -206,6 +218,7 @@ export class RunTaskService {
       router: this.router,
       notFound: () => notFound(),
       methodNotAllowed: () => errors(405, { status: "405", title: "method not allowed" }),
+      badPath: (_req, detail) => errors(400, { status: "400", title: "bad request", detail }),
     };
   }
 

@@ -1,7 +1,8 @@
 import type { EmulatorRequest, EmulatorResponse } from "../core/router";
 import { badRequest, noEntry as noEntryOf, unsupportedOperation, type NotFoundBody } from "./errors";
+import type { Names } from "./names";
 import { COMMON_WIRE_FIELDS, SERVICE_STORAGE_FIELDS } from "./schema";
-import { emptyStatus, type HeldConfig, type Snapshotter } from "./snapshotter";
+import { emptyStatus, type HeldConfig, type Snapshotter, type StoredConfig } from "./snapshotter";
 import { validateConfig } from "./validation";
 
 /** What a read carries in place of a credential under `echoCredentials: "masked"`. */
@@ -28,19 +29,22 @@ export interface SnapshotRouteContext {
   postMerges: boolean;
 }
 
-/** One endpoint; `handle` runs once the namespace, token, capability and license have been checked. */
+/**
+ * One endpoint; `handle` runs once the namespace, token, capability and license have been checked, and reads and
+ * answers in the names the request speaks.
+ */
 export interface SnapshotRoute {
   method: string;
   /** Path under `/v1`, with `:param` segments; it also names the route in request counts. */
   template: string;
   /** Whether the token needs the sudo capability (the config endpoints; not the status endpoint). */
   sudo: boolean;
-  handle(req: EmulatorRequest): EmulatorResponse;
+  handle(req: EmulatorRequest, names: Names): EmulatorResponse;
 }
 
 /**
  * The spec's five endpoints: create/update (POST), list (LIST), read, delete, and status; with the synonyms the
- * spec does not list (PUT, `GET ?list=true`) only when asked for. Without them those requests are 405.
+ * spec does not list (PUT, `GET ?list=true`) unless turned off. Without them those requests are 405.
  */
 export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   const { configs, snapshotter } = ctx;
@@ -52,21 +56,21 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
    * storage type are checked together, and keys of another storage type stay as they were, unchecked, as a
    * service that merges updates into what it holds does.
    */
-  function write(req: EmulatorRequest): EmulatorResponse {
+  function write(req: EmulatorRequest, names: Names): EmulatorResponse {
     const prior = configs.get(req.params.name);
     const merge = ctx.postMerges && prior !== undefined && isObject(req.body);
-    const body = merge ? { ...prior.config, ...(req.body as Record<string, unknown>) } : req.body;
-    const { kept, checked } = merge ? splitByGroup(body as Record<string, unknown>) : { kept: {}, checked: body };
-    const result = validateConfig(checked, ctx.acceptStringScalars);
+    const body = merge ? { ...names.fromStored(prior.config), ...(req.body as Record<string, unknown>) } : req.body;
+    const { kept, checked } = merge ? splitByGroup(body as Record<string, unknown>, names) : { kept: {}, checked: body };
+    const result = validateConfig(checked, ctx.acceptStringScalars, names);
     if ("errors" in result) return badRequest(result.errors);
     if (prior) snapshotter.unschedule(prior);
-    const held: HeldConfig = { config: { ...kept, ...result.config }, status: prior?.status ?? emptyStatus() };
+    const held: HeldConfig = { config: names.toStored({ ...kept, ...result.config }), status: prior?.status ?? emptyStatus() };
     configs.set(req.params.name, held);
     snapshotter.schedule(held);
     return { status: 204 };
   }
 
-  function read(req: EmulatorRequest): EmulatorResponse {
+  function read(req: EmulatorRequest, names: Names): EmulatorResponse {
     const held = configs.get(req.params.name);
     if (!held) return noEntry();
     const data: Record<string, unknown> = {};
@@ -75,7 +79,7 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
       if (credential && ctx.echoCredentials === false) continue;
       data[k] = credential && ctx.echoCredentials === "masked" && v !== "" ? MASK : v;
     }
-    return { status: 200, body: { data } };
+    return { status: 200, body: { data: names.fromStored(data as StoredConfig) } };
   }
 
   function list(): EmulatorResponse {
@@ -97,8 +101,8 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
   }
 
   /** The keys of a merged body that the selected storage type does not take, and the rest. */
-  function splitByGroup(body: Record<string, unknown>): { kept: Record<string, unknown>; checked: Record<string, unknown> } {
-    const group = SERVICE_STORAGE_FIELDS[String(body.storage_type)] ?? {};
+  function splitByGroup(body: Record<string, unknown>, names: Names): { kept: Record<string, unknown>; checked: Record<string, unknown> } {
+    const group = names.storageFields[String(body.storage_type)] ?? {};
     const kept: Record<string, unknown> = {};
     const checked: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) {

@@ -1,7 +1,10 @@
 /** The service's field groups per storage type, with the kind of each field, for validating POST bodies. */
 export type WireKind = "string" | "boolean" | "integer";
 
-export const SERVICE_STORAGE_FIELDS: Record<string, Record<string, { kind: WireKind; required?: boolean; credential?: boolean }>> = {
+/** Each storage type's fields, by the storage type. */
+export type StorageFields = Record<string, Record<string, { kind: WireKind; required?: boolean; credential?: boolean }>>;
+
+export const SERVICE_STORAGE_FIELDS: StorageFields = {
   local: { local_max_space: { kind: "integer", required: true } },
   "cloudA-s3": {
     cloudA_s3_bucket: { kind: "string", required: true },

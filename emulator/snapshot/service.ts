@@ -1,9 +1,11 @@
-import { Router } from "../core/router";
+import { Router, type EmulatorRequest } from "../core/router";
 import type { Mount } from "../core/server";
 import { checkAccess, checkNamespace, DEFAULT_SNAPSHOT_TOKEN, type AccessRules, type SnapshotTokenGrant } from "./access";
-import { NOT_FOUND_BODIES, unsupportedOperation, unsupportedPath, type NotFoundBody } from "./errors";
+import { badRequest, NOT_FOUND_BODIES, unsupportedOperation, unsupportedPath, type NotFoundBody } from "./errors";
 import type { EmulatorData } from "../savedData";
+import { headerOf, SPEC_NAMES, type Names } from "./names";
 import { snapshotRoutes } from "./routes";
+import { VENDOR_NAMES } from "./vendorNames";
 import { Snapshotter, type HeldConfig, type SnapshotStatusWire } from "./snapshotter";
 
 export interface SnapshotEmulatorOptions {
@@ -20,13 +22,20 @@ export interface SnapshotEmulatorOptions {
   /** Take snapshots on the interval. Default true; tests of the API alone may turn it off. */
   takeSnapshots?: boolean;
   /**
-   * Take PUT on `/config/:name` as a synonym of POST, as services of this family do. Default false: the spec
-   * lists only POST, and PUT is 405.
+   * Answer as the spec's letter says where the real service takes more: POST and LIST only (PUT, and a GET of
+   * `/config`, are 405). Default false: PUT and `GET ?list=true` are taken too, as the real service takes them and
+   * its vendor's client sends them. `acceptPut` and `acceptGetList`, where given, win over it.
+   */
+  letterOfSpec?: boolean;
+  /**
+   * Take PUT on `/config/:name` as a synonym of POST. Default true: the real service takes PUT exactly as POST, and
+   * its vendor's client writes with PUT. `false` (`letterOfSpec`): the spec lists only POST, and PUT is 405.
    */
   acceptPut?: boolean;
   /**
-   * Take `GET /config?list=true` as a synonym of LIST, for clients that cannot send that method. Default false:
-   * the spec lists with LIST only, and a GET of `/config` is 405.
+   * Take `GET /config?list=true` as a synonym of LIST. Default true: the real service takes it, and its vendor's
+   * client lists so, never with LIST. `false` (`letterOfSpec`): the spec lists with LIST only, and a GET of `/config`
+   * is 405.
    */
   acceptGetList?: boolean;
   /**
@@ -42,6 +51,15 @@ export interface SnapshotEmulatorOptions {
    * `"blankError"` (`{"errors": [""]}`).
    */
   notFoundBody?: NotFoundBody;
+  /**
+   * Also speak the vendor's names (`vendorNames.ts`) to a client that sends the vendor's token header
+   * (`X-Vault-Token`): its namespace header, storage types (`aws-s3`), storage fields (`aws_s3_bucket`) and default file
+   * prefix (`vault-snapshot`), in what it writes, in what it reads and in the messages it gets; so that the vendor's own
+   * client, and the tools built on it, run against the emulator unchanged. A request with `X-Service-Token` speaks the
+   * spec's names either way, and the configurations are one: each written in either is read in both. Default false:
+   * the spec's names only.
+   */
+  vendorNames?: boolean;
   /**
    * Whether POST merges into a configuration it holds: keys the body leaves out keep their stored values, those of
    * another storage type included. Default false: POST replaces the configuration with the body (the spec says
@@ -77,23 +95,33 @@ export class SnapshotService {
       configs: this.configs,
       snapshotter: this.snapshotter,
       echoCredentials: options.echoCredentials === undefined ? true : options.echoCredentials,
-      acceptPut: options.acceptPut === true,
-      acceptGetList: options.acceptGetList === true,
+      acceptPut: options.acceptPut ?? options.letterOfSpec !== true,
+      acceptGetList: options.acceptGetList ?? options.letterOfSpec !== true,
       acceptStringScalars: options.acceptStringScalars === true,
       notFoundBody: notFoundBodyOf(options.notFoundBody),
       postMerges: options.postMerges === true,
     });
+    const namesOf = (req: EmulatorRequest): Names =>
+      options.vendorNames === true && headerOf(req, VENDOR_NAMES.tokenHeader) !== undefined ? VENDOR_NAMES : SPEC_NAMES;
+    this.namesOf = namesOf;
     for (const route of routes) {
-      this.router.add(route.method, route.template, (req) => checkAccess(req, rules, route.sudo) ?? route.handle(req));
+      this.router.add(route.method, route.template, (req) => {
+        const names = namesOf(req);
+        return checkAccess(req, rules, route.sudo, names) ?? route.handle(req, names);
+      });
     }
   }
+
+  /** The names a request speaks: the vendor's where `vendorNames` is on and it sends the vendor's token header. */
+  private readonly namesOf: (req: EmulatorRequest) => Names;
 
   mount(): Mount {
     return {
       prefix: "/v1",
       router: this.router,
       notFound: () => unsupportedPath(),
-      methodNotAllowed: (req) => checkNamespace(req) ?? unsupportedOperation(),
+      methodNotAllowed: (req) => checkNamespace(req, this.namesOf(req)) ?? unsupportedOperation(),
+      badPath: (_req, detail) => badRequest([detail]),
     };
   }
 

@@ -30,6 +30,12 @@ export interface HeldConfig {
 }
 
 /**
+ * The longest delay a Node.js timer keeps (2^31 - 1 ms, 24.8 days): a longer one fires after 1 ms instead, so that a
+ * 30-day interval would be snapshotted every millisecond. Longer intervals wait in steps of at most this.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
  * Takes the snapshots of held configurations: on each one's interval when `onInterval` is true, or when asked
  * (`run`). One snapshot at a time per configuration; `contents` gives what a snapshot file holds.
  */
@@ -45,13 +51,26 @@ export class Snapshotter {
   schedule(held: HeldConfig): void {
     this.unschedule(held);
     if (!this.onInterval || this.closed) return;
-    held.timer = setInterval(() => void this.run(held), held.config.interval * 1000);
-    held.timer.unref();
+    this.waitUntil(held, Date.now() + held.config.interval * 1000);
   }
 
   unschedule(held: HeldConfig): void {
-    clearInterval(held.timer);
+    clearTimeout(held.timer);
     held.timer = undefined;
+  }
+
+  /** Arms the timer of `held` for `due` (epoch ms), in steps a Node.js timer keeps; at `due`, a snapshot, then the next. */
+  private waitUntil(held: HeldConfig, due: number): void {
+    const left = due - Date.now();
+    held.timer = setTimeout(
+      () => {
+        if (Date.now() < due) return this.waitUntil(held, due);
+        void this.run(held);
+        this.waitUntil(held, Date.now() + held.config.interval * 1000);
+      },
+      Math.min(Math.max(left, 0), MAX_TIMER_MS),
+    );
+    held.timer.unref();
   }
 
   /** Takes a snapshot now, or waits for the one in progress. */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { SnapshotRunTaskError } from "../common/errors";
 import { isUnknown } from "../common/unknown";
+import { tellUser } from "../engineLog";
 import type { ProxyRoute } from "../http/proxyRoute";
 import type { TlsSettings } from "../http/tls";
 import { settingFrom, type ConfigLookup, type SettingValue } from "./lookup";
@@ -50,8 +51,27 @@ export interface ServiceDescription<N extends string> {
   example: string;
   /** What the token must be allowed, for the message when it is missing. */
   tokenNeeds: string;
-  /** Checks of the service's own settings, throwing with the message users see. */
-  validate?: Partial<Record<N, (value: string) => void>>;
+  /** Checks of the service's own settings, throwing with the message users see (`from` names where the value came). */
+  validate?: Partial<Record<N, (value: string, from: string) => void>>;
+  /**
+   * Where each setting is read after its stack config key and environment variable, in order: the settings the
+   * vendor's own tools keep (an environment variable of theirs, a token file), so that their users set nothing again.
+   */
+  vendorSources?: Partial<Record<N | CommonSettingName, VendorSource[]>>;
+}
+
+/**
+ * A setting the service's vendor's tools keep, read after the package's own. Its value comes with where it came from
+ * (the vendor's variable, or its file), which messages and `--debug` name, as they name the package's own settings.
+ */
+export interface VendorSource {
+  /** How docs and messages name it: the vendor's variable, or its file (`~/.vault-token`). */
+  name: string;
+  /**
+   * Its value, where it holds one. `address` is the service's base address as read already (from any source), for the
+   * settings kept per host (a token of `app.terraform.io`).
+   */
+  read(env: NodeJS.ProcessEnv, address: string | undefined): SettingValue | undefined;
 }
 
 /** Settings already checked, by service and the raw values they came from (every operation resolves them). */
@@ -89,7 +109,24 @@ export function resolveServiceSettings<N extends string>(
   }
   const settings = parseServiceSettings(d, Object.fromEntries(COMMON.map((name, i) => [name, raw[i]])) as RawSettings, env);
   resolved.set(cacheKey, settings);
+  void tellUser(
+    "debug",
+    settingsSources(
+      d,
+      settings.address,
+      COMMON.map((name, i) => [name, raw[i]] as const),
+    ),
+  );
   return settings;
+}
+
+/**
+ * What `--debug` shows of a service's settings once they are read: the address, and where each setting set came from
+ * (its stack config key, its environment variable, or a setting of the vendor's tools); never a value but the address.
+ */
+function settingsSources<N extends string>(d: ServiceDescription<N>, address: string, raw: (readonly [string, SettingValue | undefined])[]): string {
+  const from = raw.filter(([, v]) => v !== undefined).map(([name, v]) => `${name} from ${v!.from}`);
+  return `${d.service}: ${address}; ${from.join(", ")}`;
 }
 
 type RawSettings = Record<CommonSettingName, SettingValue | undefined>;
@@ -149,21 +186,37 @@ export function settingProblems<N extends string>(
   check("requestTimeout", parseDurationSetting);
   check("operationTimeout", parseDurationSetting);
   check("maxRetries", parseCountSetting);
-  for (const [name, validate] of Object.entries<((value: string) => void) | undefined>(d.validate ?? {})) {
-    check(name as N, (_from, value) => validate?.(value));
+  for (const [name, validate] of Object.entries<((value: string, from: string) => void) | undefined>(d.validate ?? {})) {
+    check(name as N, (from, value) => validate?.(value, from));
   }
   return problems;
 }
 
-/** A setting's value and where it came from; the proxy's stack config counts when empty (it means none). */
-function readSetting<N extends string>(
+/**
+ * A setting's value and where it came from: its stack config key, its environment variable, then the vendor's sources
+ * in order. The proxy's stack config counts when empty (it means none).
+ */
+export function readSetting<N extends string>(
   d: ServiceDescription<N>,
   name: N | CommonSettingName,
   lookup: ConfigLookup,
   env: NodeJS.ProcessEnv,
 ): SettingValue | undefined {
   const { key, env: envVar } = d.settings[name];
-  return name === "proxy" ? proxySettingFrom(lookup, key, envVar, env) : settingFrom(lookup, key, envVar, env);
+  const own = name === "proxy" ? proxySettingFrom(lookup, key, envVar, env) : settingFrom(lookup, key, envVar, env);
+  const sources = d.vendorSources?.[name];
+  if (own || !sources) return own;
+  const address = name === "address" ? undefined : readSetting(d, "address", lookup, env)?.value;
+  for (const source of sources) {
+    const found = source.read(env, address);
+    if (found !== undefined && found.value !== "") return found;
+  }
+  return undefined;
+}
+
+/** The names of a setting's sources after its own, in order, for messages and docs. */
+export function vendorSourceNames<N extends string>(d: ServiceDescription<N>, name: N | CommonSettingName): string[] {
+  return (d.vendorSources?.[name] ?? []).map((s) => s.name);
 }
 
 /** The PEM text of a CA bundle file; a missing or unreadable file names the setting that gave its path. */
@@ -188,9 +241,11 @@ export function readCaBundle(from: string, path: string): string {
 
 function missingSetting<N extends string>(d: ServiceDescription<N>, name: "address" | "token", what: string): SnapshotRunTaskError {
   const { key, env, secret } = d.settings[name];
+  const vendors = vendorSourceNames(d, name);
   return new SnapshotRunTaskError(
     "missing_setting",
-    `${d.service} ${name} is not set: run \`pulumi config set ${key}${secret ? " --secret" : ""} <value>\` (${what}), or set the environment variable ${env}`,
+    `${d.service} ${name} is not set: run \`pulumi config set ${key}${secret ? " --secret" : ""} <value>\` (${what}), or set the environment variable ${env}` +
+      (vendors.length > 0 ? ` (after these, ${vendors.join(", ")} are read, and none holds one)` : ""),
   );
 }
 

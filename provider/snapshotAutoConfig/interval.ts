@@ -1,7 +1,7 @@
 /**
  * The service reads `interval` as integer seconds, a numeric string of seconds, or a duration string made of
- * number-unit parts as Go's `time.ParseDuration` takes them (`24h`, `90m`, `1h30m`, `1500000000ns`; units ns, us, µs,
- * ms, s, m, h). Normalising to seconds here is what keeps `"24h"` in a program from diffing against the `86400` the
+ * number-unit parts as Go's `time.ParseDuration` takes them (`24h`, `90m`, `1h30m`, `.5h`, `1500000000ns`; units ns,
+ * us, µs, ms, s, m, h), with an optional sign (`+24h`). Normalising to seconds here is what keeps `"24h"` in a program from diffing against the `86400` the
  * service returns on read.
  */
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
@@ -47,7 +47,7 @@ function parseSeconds(value: unknown): IntervalResult {
     return { ok: false, reason: `must be a number of seconds or a duration string such as "24h", got ${describe(value)}` };
   }
   const text = value.trim();
-  if (/^\d+$/.test(text)) {
+  if (/^\+?\d+$/.test(text)) {
     const seconds = Number(text);
     return seconds > 0 ? { ok: true, seconds } : { ok: false, reason: `must be positive, got "${value}"` };
   }
@@ -60,8 +60,12 @@ function parseSeconds(value: unknown): IntervalResult {
   return { ok: true, seconds: Number(nanos / NS_PER_SECOND) };
 }
 
-/** Sum of the parts of a compound duration, exactly, in nanoseconds (fractions of a nanosecond dropped, as Go does); undefined when the text is not one. */
-function parseDurationNanos(text: string): bigint | undefined {
+/**
+ * Sum of the parts of a compound duration, exactly, in nanoseconds (fractions of a nanosecond dropped, as Go does),
+ * negative after a `-`; undefined when the text is not one.
+ */
+function parseDurationNanos(signed: string): bigint | undefined {
+  const text = /^[+-]/.test(signed) ? signed.slice(1) : signed;
   if (text.length === 0) return undefined;
   let total = 0n;
   PART.lastIndex = 0;
@@ -73,7 +77,7 @@ function parseDurationNanos(text: string): bigint | undefined {
     const unit = UNIT_NS[match[2]];
     total += BigInt(whole || "0") * unit + (fraction ? (BigInt(fraction) * unit) / 10n ** BigInt(fraction.length) : 0n);
   }
-  return total;
+  return signed.startsWith("-") ? -total : total;
 }
 
 function describe(value: unknown): string {

@@ -5,6 +5,8 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { parseCommandLine } from "../../emulator/commandLine/arguments";
 import { READY_LINE, shellQuote } from "../../emulator/commandLine/report";
+import { emulatorOptionsOf } from "../../emulator/commandLine/seed";
+import { startEmulator } from "../../emulator";
 
 const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
 
@@ -75,6 +77,28 @@ describe("command line", () => {
     );
   });
 
+  test("--letter-of-spec (or letterOfSpec in a seed file) starts both services on the specs' letter", async () => {
+    const optionsOf = (args: string[]) => {
+      const cmd = parseCommandLine(args);
+      if (cmd.kind !== "run") throw new Error("expected run");
+      return emulatorOptionsOf(cmd.seed);
+    };
+    expect(optionsOf(["--seed", seedFile({ letterOfSpec: true })]).letterOfSpec).toBe(true);
+    expect(optionsOf([]).letterOfSpec).toBeUndefined();
+    const emulator = await startEmulator(optionsOf(["--letter-of-spec"]));
+    try {
+      const put = await fetch(`${emulator.url}/v1/sys/storage/raft/snapshot-auto/config/c`, {
+        method: "PUT",
+        headers: { "x-service-token": "emulator-snapshot-token" },
+        body: "{}",
+      });
+      const unknownToken = await fetch(`${emulator.url}/api/v2/tasks/task-x`, { headers: { authorization: "Bearer nope" } });
+      expect([put.status, unknownToken.status]).toEqual([405, 404]);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   test("usage errors say what is wrong", () => {
     expect(() => parseCommandLine(["--port", "http"])).toThrow(/--port: expected a port number/);
     expect(() => parseCommandLine(["--workspace", "app"])).toThrow(/name an organization/);
@@ -122,6 +146,37 @@ function exportsOf(lines: string[]): Record<string, string> {
 }
 
 describe("pulumi-snapshot-runtask-emulator", () => {
+  test("--vendor-names: the vendors' settings are printed too, and the snapshot service speaks its vendor's names to its client", async () => {
+    const run = await startCli(["--vendor-names", "--no-snapshots"], (l) => l === READY_LINE);
+    try {
+      const env = exportsOf(run.lines);
+      expect(env).toMatchObject({
+        VAULT_ADDR: env.SERVICE_ADDR,
+        VAULT_TOKEN: env.SERVICE_TOKEN,
+        TFE_ADDRESS: env.RUNTASK_ADDR,
+        TFE_TOKEN: env.RUNTASK_TOKEN,
+      });
+      const config = `${env.VAULT_ADDR}/v1/sys/storage/raft/snapshot-auto/config/offsite`;
+      const body = { interval: "1h", path_prefix: "raft/", storage_type: "aws-s3", aws_s3_bucket: "b", aws_s3_region: "r" };
+      const written = await fetch(config, { method: "PUT", headers: { "x-vault-token": env.VAULT_TOKEN }, body: JSON.stringify(body) });
+      expect(written.status).toBe(204);
+      const read = await fetch(config, { headers: { "x-vault-token": env.VAULT_TOKEN } });
+      expect(((await read.json()) as { data: unknown }).data).toMatchObject({
+        storage_type: "aws-s3",
+        aws_s3_bucket: "b",
+        file_prefix: "vault-snapshot",
+      });
+      const bySpec = await fetch(config, { headers: { "x-service-token": env.SERVICE_TOKEN } });
+      expect(((await bySpec.json()) as { data: unknown }).data).toMatchObject({ storage_type: "cloudA-s3", cloudA_s3_bucket: "b" });
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    expect((await run.exit).code).toBe(0);
+    // Without the flag, the vendors' settings are not printed.
+    const plain = parseCommandLine(["--no-snapshots"]);
+    expect(plain.kind === "run" && plain.seed.vendorNames).toBeFalsy();
+  });
+
   test("prints the environment, serves both APIs with the seeded tokens, and stops on SIGTERM", async () => {
     const run = await startCli(
       ["--organization", "acme", "--workspace", "app-production", "--snapshot-token", "s-token", "--runtask-token", "r-token", "--no-snapshots"],
@@ -170,7 +225,7 @@ describe("pulumi-snapshot-runtask-emulator", () => {
           },
         }),
       });
-      expect(attached.status).toBe(204);
+      expect(attached.status).toBe(201);
     } finally {
       run.child.kill("SIGTERM");
     }

@@ -21,8 +21,8 @@ describe("emulator faults", () => {
       expect(await limited[0].json()).toEqual({
         errors: [{ status: "429", title: "Too many requests", detail: "You have exceeded the API's rate limit of 30 requests per second." }],
       });
-      // Another token has its own allowance (an unknown one: 404, not 429); the snapshot API is not limited.
-      expect((await call("other-token")).status).toBe(404);
+      // Another token has its own allowance (an unknown one: 401, not 429); the snapshot API is not limited.
+      expect((await call("other-token")).status).toBe(401);
       expect(emulator.faults?.counts.rateLimit).toBe(10);
     } finally {
       await emulator.close();

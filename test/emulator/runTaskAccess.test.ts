@@ -15,9 +15,9 @@ describe("run task emulator: authentication", () => {
     ["DELETE", "/workspaces/ws-x/tasks/wstask-x"],
   ];
 
-  describe("by default, as the spec says (404 for missing and forbidden alike)", () => {
+  describe("under letterOfSpec, as the spec says (404 for missing and forbidden alike)", () => {
     beforeEach(async () => {
-      api = await RunTaskApi.start();
+      api = await RunTaskApi.start({ letterOfSpec: true });
     });
 
     test.each(NO_TOKEN)("%s is 404 with the JSON:API error object of a missing object", async (_, token) => {
@@ -59,9 +59,9 @@ describe("run task emulator: authentication", () => {
     });
   });
 
-  describe("unknownTokenStatus: 401", () => {
+  describe("by default, as the real service answers a bad token (401; go-tfe's ErrUnauthorized)", () => {
     beforeEach(async () => {
-      api = await RunTaskApi.start({ unknownTokenStatus: 401 });
+      api = await RunTaskApi.start();
     });
 
     test.each(NO_TOKEN)("%s is 401 with a JSON:API error object", async (_, token) => {
@@ -90,15 +90,18 @@ describe("run task emulator: authentication", () => {
 
     test("a known token without the permission still gets 404, not 401", async () => {
       await api.close();
-      api = await RunTaskApi.start({ unknownTokenStatus: 401, tokens: { weak: {} } });
+      api = await RunTaskApi.start({ tokens: { weak: {} } });
       expect((await api.call("GET", "/organizations/emulator-org/tasks", undefined, { token: "weak" })).body).toEqual(NOT_FOUND);
     });
   });
 
-  test("unknownTokenStatus: 404 is the default, and other values are refused", async () => {
+  test("unknownTokenStatus given wins over letterOfSpec either way, and other values are refused", async () => {
     api = await RunTaskApi.start({ unknownTokenStatus: 404 });
     expect((await api.call("GET", "/tasks/task-x", undefined, { token: "nope" })).status).toBe(404);
-    await expect(RunTaskApi.start({ unknownTokenStatus: 403 as never })).rejects.toThrow("unknownTokenStatus must be one of 404, 401, not 403");
+    await api.close();
+    api = await RunTaskApi.start({ unknownTokenStatus: 401, letterOfSpec: true });
+    expect((await api.call("GET", "/tasks/task-x", undefined, { token: "nope" })).status).toBe(401);
+    await expect(RunTaskApi.start({ unknownTokenStatus: 403 as never })).rejects.toThrow("unknownTokenStatus must be one of 401, 404, not 403");
   });
 });
 
@@ -187,9 +190,9 @@ describe("run task emulator: permissions per token and organization", () => {
   ])("workspace tasks: %s on %s -> allowed %s", async (token, ws, allowed) => {
     const task = taskOf[ws.slice(3, 4)];
     const created = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token });
-    expect(created.status).toBe(allowed ? 204 : 404);
+    expect(created.status).toBe(allowed ? 201 : 404);
     // The object exists either way (made by root when the token may not), so 404 below means "not authorized".
-    if (!allowed) expect((await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token: "root" })).status).toBe(204);
+    if (!allowed) expect((await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(task), { token: "root" })).status).toBe(201);
     const id = api.emulator.runTask.workspaceTasks({ workspaceId: ws, taskId: task })[0].id;
     const ok = (code: number) => (allowed ? code : 404);
     expect(await status(token, "GET", `/workspaces/${ws}/tasks`)).toBe(ok(200));
@@ -260,10 +263,10 @@ describe("run task emulator: content type of request bodies", () => {
     expect((await api.call("DELETE", `/tasks/${r.body.data.id}`, undefined, { contentType: null })).status).toBe(204);
   });
 
-  test("a bad token is 404 before the content type is looked at", async () => {
+  test("a bad token is 401 before the content type is looked at", async () => {
     expect(
       (await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "x" }), { token: "bad", contentType: "text/plain" })).status,
-    ).toBe(404);
+    ).toBe(401);
   });
 
   test("a known token without the permission gets 415 before its 404: the content type comes before the objects", async () => {
@@ -283,4 +286,16 @@ describe("run task emulator: content type of request bodies", () => {
     ).toBe(201);
     expect((await api.call("POST", "/organizations/emulator-org/tasks", taskBody({ name: "none" }), { contentType: null })).status).toBe(201);
   });
+});
+
+test("a malformed percent-escape in a path is 400 with a JSON:API error object, whatever the token, never a 500", async () => {
+  api = await RunTaskApi.start();
+  const bad = { status: 400, contentType: "application/vnd.api+json" };
+  expect(await api.call("GET", "/tasks/task-%zz")).toEqual({
+    ...bad,
+    body: { errors: [{ status: "400", title: "bad request", detail: 'invalid URL escape "%zz" in the path' }] },
+  });
+  expect((await api.call("GET", "/organizations/emulator-%E9org/tasks", undefined, { token: "nope" })).status).toBe(400);
+  expect((await api.call("POST", "/organizations/emulator-org%/tasks", taskBody({ name: "x" }))).status).toBe(400);
+  expect(api.emulator.runTask.tasks()).toEqual([]);
 });

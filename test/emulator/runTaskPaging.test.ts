@@ -237,9 +237,9 @@ describe("run task emulator: the largest page (maxPageSize, pageSizeAboveMax)", 
       }
     });
 
-    test("a missing or forbidden organization is 404 before the page size is looked at", async () => {
+    test("a missing or forbidden organization is 404, and an unknown token 401, before the page size is looked at", async () => {
       expect((await api.call("GET", "/organizations/nope/tasks?page%5Bsize%5D=100")).status).toBe(404);
-      expect((await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100", undefined, { token: "unknown" })).status).toBe(404);
+      expect((await api.call("GET", "/organizations/emulator-org/tasks?page%5Bsize%5D=100", undefined, { token: "unknown" })).status).toBe(401);
     });
   });
 
@@ -281,7 +281,7 @@ describe("run task emulator: lists that lag behind writes (listLagMs)", () => {
         relationships: { task: { data: { id: task.id, type: "tasks" } } },
       },
     });
-    expect(association.status).toBe(204);
+    expect(association.status).toBe(201);
     const [held] = api.emulator.runTask.workspaceTasks({ workspaceId: ws });
     expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data).toEqual([]);
     expect((await api.call("GET", `/workspaces/${ws}/tasks`)).body.meta.pagination["total-count"]).toBe(0);

@@ -275,7 +275,7 @@ describe("run task emulator: include", () => {
           errors: [
             {
               status: "400",
-              title: "invalid query parameter",
+              title: "invalid include parameter",
               detail: expect.stringContaining("include takes workspace_tasks, workspace_tasks.workspace"),
               source: { parameter: "include" },
             },

@@ -15,7 +15,10 @@ describe("run task emulator: workspace task endpoints", () => {
     ws = api.ws("app-production");
   });
 
-  test("associate: 204 with no body by default, as the spec's status table says; the default stage is post_plan", async () => {
+  test("associate under letterOfSpec: 204 with no body, as the spec's status table says; the default stage is post_plan", async () => {
+    await api.close();
+    api = await RunTaskApi.start({ letterOfSpec: true });
+    taskId = (await api.createTask("attach")).id;
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
     expect(r).toEqual({ status: 204, contentType: undefined, body: undefined });
     const [held] = api.emulator.runTask.workspaceTasks();
@@ -137,9 +140,9 @@ describe("run task emulator: workspace task endpoints", () => {
   });
 });
 
-describe('run task emulator: associate answering 201 (associateResponse "201")', () => {
-  test("201 with the whole document, as the spec's sample shows; the default stage is post_plan", async () => {
-    api = await RunTaskApi.start({ associateResponse: "201" });
+describe("run task emulator: associate answering 201 with the association's document (the default)", () => {
+  test("201 with the whole document, as the spec's sample shows and the real service answers; the default stage is post_plan", async () => {
+    api = await RunTaskApi.start();
     const taskId = (await api.createTask("loud")).id;
     const ws = api.ws("app-production");
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId));
@@ -160,12 +163,15 @@ describe('run task emulator: associate answering 201 (associateResponse "201")',
     expect((await api.call("GET", `/workspaces/${ws}/tasks/${id}`)).body).toEqual(r.body);
   });
 
-  test.each<["201" | "204" | undefined, number]>([
-    [undefined, 204],
-    ["204", 204],
-    ["201", 201],
-  ])("associateResponse %s: %d; errors keep their bodies either way", async (associateResponse, expected) => {
-    api = await RunTaskApi.start({ associateResponse });
+  test.each<[{ associateResponse?: "201" | "204"; letterOfSpec?: boolean; shapes?: "samples" }, number]>([
+    [{}, 201],
+    [{ associateResponse: "201" }, 201],
+    [{ associateResponse: "204" }, 204],
+    [{ letterOfSpec: true }, 204],
+    [{ letterOfSpec: true, associateResponse: "201" }, 201],
+    [{ letterOfSpec: true, shapes: "samples" }, 201],
+  ])("%j: %d; errors keep their bodies either way", async (options, expected) => {
+    api = await RunTaskApi.start(options);
     const taskId = (await api.createTask("either")).id;
     const ws = api.ws("network");
     const r = await api.call("POST", `/workspaces/${ws}/tasks`, associateBody(taskId, { "enforcement-level": "mandatory", stages: ["pre_apply"] }));
@@ -182,7 +188,7 @@ describe('run task emulator: associate answering 201 (associateResponse "201")',
   });
 
   test("another associateResponse is refused at start", async () => {
-    await expect(RunTaskApi.start({ associateResponse: "200" as never })).rejects.toThrow('associateResponse must be one of "204", "201", not "200"');
+    await expect(RunTaskApi.start({ associateResponse: "200" as never })).rejects.toThrow('associateResponse must be one of "201", "204", not "200"');
     api = await RunTaskApi.start();
   });
 });

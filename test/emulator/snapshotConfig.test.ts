@@ -33,7 +33,14 @@ describe("snapshot emulator: configuration endpoints", () => {
     ["90m", 5400],
     ["1h30m", 5400],
     ["1.5h", 5400],
+    // Go's time.ParseDuration takes a part without digits before its point, or after it, and a sign.
+    [".5h", 1800],
+    ["1.h", 3600],
+    ["+24h", 86400],
+    ["1h0.5m", 3630],
+    ["1500ms", 1],
     ["3600", 3600],
+    ["+3600", 3600],
     [120, 120],
   ])("interval %j is read back as %d seconds", async (interval, seconds) => {
     await api.write("i", localConfig({ interval }));
@@ -183,6 +190,24 @@ describe("snapshot emulator: snapshots of local configurations", () => {
     expect(status.last_snapshot_start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
   });
 
+  test("an interval longer than a Node.js timer holds (24.8 days) waits for it: no snapshot before, and no timer warning", async () => {
+    await api.close();
+    api = await SnapshotApi.start({ takeSnapshots: true });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      await api.write("monthly", localConfig({ path_prefix: dir, interval: "720h" }));
+      await api.write("quarterly", localConfig({ path_prefix: dir, file_prefix: "q", interval: 90 * 86400 }));
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    expect((await api.call("GET", "/status/monthly")).body.data.last_snapshot_start).toBe("");
+    expect(warnings).toEqual([]);
+  });
+
   test("a snapshot that does not fit in local_max_space fails and says why", async () => {
     await api.write("tiny", localConfig({ path_prefix: dir, local_max_space: 10 }));
     const status = await api.emulator.snapshot.snapshotNow("tiny");
@@ -191,11 +216,47 @@ describe("snapshot emulator: snapshots of local configurations", () => {
   });
 });
 
-describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptGetList)", () => {
+test("a malformed percent-escape in a path is 400 in the service's error shape, never a 500", async () => {
+  api = await SnapshotApi.start();
+  expect(await api.call("GET", "/config/bad%zzname")).toEqual({ status: 400, body: { errors: ['invalid URL escape "%zz" in the path'] } });
+  expect(await api.call("POST", "/config/bad%e9", localConfig())).toEqual({
+    status: 400,
+    body: { errors: ['invalid URL escape "%e9" in the path'] },
+  });
+  expect(await api.call("DELETE", "/config/trailing%")).toEqual({ status: 400, body: { errors: ['invalid URL escape "%" in the path'] } });
+  expect(api.emulator.snapshot.configs.size).toBe(0);
+  // A well-formed escape names the configuration as decoded.
+  await api.write("with%20space", localConfig());
+  expect([...api.emulator.snapshot.configs.keys()]).toEqual(["with space"]);
+});
+
+describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptGetList, letterOfSpec)", () => {
   const UNSUPPORTED_OPERATION = { status: 405, body: { errors: ["1 error occurred:\n\t* unsupported operation\n\n"] } };
 
-  test("by default PUT and GET ?list=true are 405, and change nothing: the spec lists POST and LIST only", async () => {
-    api = await SnapshotApi.start();
+  test("by default PUT creates and updates as POST does, with the same checks, as the real service takes it", async () => {
+    api = await SnapshotApi.start({ tokens: { root: { sudo: true }, reader: {} } });
+    expect(await api.call("PUT", "/config/p", localConfig({ retain: 2 }), { token: "root" })).toEqual({ status: 204, body: undefined });
+    expect((await api.call("PUT", "/config/p", localConfig({ retain: 0 }), { token: "root" })).status).toBe(400);
+    expect((await api.call("PUT", "/config/p", localConfig(), { token: "reader" })).status).toBe(403);
+    expect((await api.call("GET", "/config/p", undefined, { token: "root" })).body.data.retain).toBe(2);
+    expect(await api.call("PUT", "/config/p", localConfig({ retain: 3 }), { token: "root" })).toEqual({ status: 204, body: undefined });
+    expect((await api.call("GET", "/config/p", undefined, { token: "root" })).body.data.retain).toBe(3);
+  });
+
+  test("by default GET ?list=true lists as LIST does; GET without it is 405", async () => {
+    api = await SnapshotApi.start({ tokens: { root: { sudo: true }, reader: {} } });
+    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual({ status: 404, body: NO_ENTRY });
+    for (const name of ["b", "a"]) await api.call("POST", `/config/${name}`, localConfig(), { token: "root" });
+    const listed = { status: 200, body: { data: { keys: ["a", "b"] } } };
+    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual(listed);
+    expect(await api.call("LIST", "/config", undefined, { token: "root" })).toEqual(listed);
+    expect(await api.call("GET", "/config", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
+    expect(await api.call("GET", "/config?list=false", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
+    expect((await api.call("GET", "/config?list=true", undefined, { token: "reader" })).status).toBe(403);
+  });
+
+  test("letterOfSpec: PUT and GET ?list=true are 405, and change nothing: the spec lists POST and LIST only", async () => {
+    api = await SnapshotApi.start({ letterOfSpec: true });
     await api.write("a", localConfig());
     expect(await api.call("PUT", "/config/b", localConfig())).toEqual(UNSUPPORTED_OPERATION);
     expect(await api.call("PUT", "/config/a", localConfig({ retain: 9 }))).toEqual(UNSUPPORTED_OPERATION);
@@ -203,27 +264,16 @@ describe("snapshot emulator: synonyms the spec does not list (acceptPut, acceptG
     expect(await api.call("GET", "/config")).toEqual(UNSUPPORTED_OPERATION);
     expect([...api.emulator.snapshot.configs.keys()]).toEqual(["a"]);
     expect((await api.call("GET", "/config/a")).body.data.retain).toBe(1);
+    expect(await api.call("LIST", "/config")).toEqual({ status: 200, body: { data: { keys: ["a"] } } });
   });
 
-  test("acceptPut: PUT creates and updates as POST does, with the same checks", async () => {
-    api = await SnapshotApi.start({ acceptPut: true, tokens: { root: { sudo: true }, reader: {} } });
-    expect(await api.call("PUT", "/config/p", localConfig({ retain: 2 }), { token: "root" })).toEqual({ status: 204, body: undefined });
-    expect((await api.call("PUT", "/config/p", localConfig({ retain: 0 }), { token: "root" })).status).toBe(400);
-    expect((await api.call("PUT", "/config/p", localConfig(), { token: "reader" })).status).toBe(403);
-    expect((await api.call("GET", "/config/p", undefined, { token: "root" })).body.data.retain).toBe(2);
-    // LIST stays the only way to list.
-    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
-  });
-
-  test("acceptGetList: GET ?list=true lists as LIST does; GET without it stays 405", async () => {
-    api = await SnapshotApi.start({ acceptGetList: true, tokens: { root: { sudo: true }, reader: {} } });
-    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual({ status: 404, body: NO_ENTRY });
-    for (const name of ["b", "a"]) await api.call("POST", `/config/${name}`, localConfig(), { token: "root" });
-    const listed = { status: 200, body: { data: { keys: ["a", "b"] } } };
-    expect(await api.call("GET", "/config?list=true", undefined, { token: "root" })).toEqual(listed);
-    expect(await api.call("LIST", "/config", undefined, { token: "root" })).toEqual(listed);
-    expect(await api.call("GET", "/config", undefined, { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
-    expect((await api.call("GET", "/config?list=true", undefined, { token: "reader" })).status).toBe(403);
-    expect(await api.call("PUT", "/config/c", localConfig(), { token: "root" })).toEqual(UNSUPPORTED_OPERATION);
+  test("each synonym alone: acceptPut or acceptGetList given wins over letterOfSpec, and false turns one off", async () => {
+    api = await SnapshotApi.start({ letterOfSpec: true, acceptPut: true });
+    expect((await api.call("PUT", "/config/p", localConfig())).status).toBe(204);
+    expect(await api.call("GET", "/config?list=true")).toEqual(UNSUPPORTED_OPERATION);
+    await api.close();
+    api = await SnapshotApi.start({ acceptGetList: false });
+    expect((await api.call("PUT", "/config/p", localConfig())).status).toBe(204);
+    expect(await api.call("GET", "/config?list=true")).toEqual(UNSUPPORTED_OPERATION);
   });
 });

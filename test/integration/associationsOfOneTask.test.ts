@@ -7,9 +7,11 @@ import { configureProvider } from "../support/providerConfig";
 
 /**
  * A workspace may hold two associations of one task (the spec does not forbid it; the emulator's `duplicates:
- * "accept"`). The associate call answers 204 without an id, and an answer may be lost: the association a create made
- * is told from those of the task the workspace held before it, never taken for one of them; where several appeared
- * since, or an id must be resolved among several, the call fails naming them all.
+ * "accept"`). The associate call answers 204 without an id, as the spec's letter has it (the emulator's
+ * `letterOfSpec`), and an answer may be lost: the association a create made is told from those of the task the
+ * workspace held before it, never taken for one of them; where several appeared since, or an id must be resolved among
+ * several, the call fails naming them all. Answered with its document, as the real service answers, a create knows
+ * its own.
  */
 type Props = Record<string, unknown>;
 
@@ -22,7 +24,7 @@ const config = { "runtask:address": "", "runtask:token": DEFAULT_RUNTASK_TOKEN, 
 
 beforeAll(async () => {
   emulator = await startEmulator({
-    runTask: { duplicates: "accept" },
+    runTask: { duplicates: "accept", letterOfSpec: true },
     interceptors: [
       (req, route) => {
         if (req.method !== "POST" || route !== "/api/v2/workspaces/:ws/tasks") return undefined;
@@ -114,7 +116,7 @@ test("an id to resolve among several (recorded by its task, getWorkspaceRunTask)
 
 test("the list before the associate call failing: nothing is associated, and the error says so", async () => {
   const failing = await startEmulator({
-    runTask: { duplicates: "accept" },
+    runTask: { duplicates: "accept", letterOfSpec: true },
     interceptors: [
       (req, route) =>
         req.method === "GET" && route === "/api/v2/workspaces/:ws/tasks" ? { status: 503, body: { errors: [{ status: "503" }] } } : undefined,
@@ -132,5 +134,21 @@ test("the list before the associate call failing: nothing is associated, and the
   } finally {
     configureProvider(config, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
     await failing.close();
+  }
+});
+
+test("answered with the association's document (the service's answer): a create records its own, whatever another client associated meanwhile", async () => {
+  const answering = await startEmulator({ runTask: { duplicates: "accept" } });
+  try {
+    configureProvider({ ...config, "runtask:address": answering.url }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+    const ws = answering.runTask.workspace("network").id;
+    const task = answering.runTask.addTask("emulator-org", { name: "scanner" });
+    const theirs = answering.runTask.addWorkspaceTask(ws, task.id, { enforcementLevel: "advisory" });
+    const { id } = await wsTasks.create(await checked({ workspaceId: ws, taskId: task.id, enforcementLevel: "advisory" }));
+    const all = answering.runTask.workspaceTasks({ workspaceId: ws }).map((w) => w.id);
+    expect(all).toEqual([theirs.id, id]);
+  } finally {
+    configureProvider(config, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+    await answering.close();
   }
 });

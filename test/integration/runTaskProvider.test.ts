@@ -45,6 +45,11 @@ const seedTasks = (n: number) => {
   }
 };
 const scanner = { name: "scanner", url: "https://hooks.example.com/scan", hmacKey: "hmac-canary-1" };
+/** The requests of an association's create, by how the associate call answers. */
+const ASSOCIATE_REQUESTS = {
+  document: { "GET /api/v2/workspaces/:ws/tasks": 1, "POST /api/v2/workspaces/:ws/tasks": 1 },
+  noBody: { "GET /api/v2/workspaces/:ws/tasks": 2, "POST /api/v2/workspaces/:ws/tasks": 1 },
+};
 
 describe("RunTask provider against the emulator", () => {
   test("create: one POST, normalised outputs, the key reaches the service", async () => {
@@ -159,14 +164,23 @@ describe("RunTask provider against the emulator", () => {
     expect((err as Error).message).not.toContain("hmac-canary");
   });
 
-  test("a wrong token is a 401 that never shows the token", async () => {
-    // Pinned to the emulator's former answer to an unknown token (its default is now the spec's 404).
-    await start({ unknownTokenStatus: 401 });
+  test("a wrong token is a 401 that never shows the token (the emulator's default, as the real service answers)", async () => {
     configureProvider({ "runtask:address": emulator.url, "runtask:token": "wrong-token-canary", "runtask:organization": "emulator-org" });
     const err = await tasks.create(await checkedTask(scanner)).catch((e: Error) => e);
     expect((err as Error).message).toBe(
       "run task service: POST /organizations/emulator-org/tasks failed (HTTP 401): unauthorized; the token is not valid (runtask:token / RUNTASK_TOKEN)",
     );
+  });
+
+  test("under the spec's letter a wrong token is a 404, explained by asking the organization, that never shows the token", async () => {
+    await start({ letterOfSpec: true });
+    configureProvider({ "runtask:address": emulator.url, "runtask:token": "wrong-token-canary", "runtask:organization": "emulator-org" });
+    const err = await tasks.create(await checkedTask(scanner)).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(
+      /^run task service: POST \/organizations\/emulator-org\/tasks failed \(HTTP 404\): not found; organization "emulator-org" answers 404 too/,
+    );
+    expect((err as Error).message).not.toContain("wrong-token-canary");
+    expect(emulator.runTask.tasks()).toEqual([]);
   });
 });
 
@@ -203,12 +217,23 @@ describe("WorkspaceRunTask provider against the emulator", () => {
     await expect(wsTasks.delete(id, after!)).resolves.toBeUndefined();
   });
 
-  test("an associate answered with 204 and no body finds the association by listing", async () => {
-    await start({ associateResponse: "204" });
+  test("an associate answered with the association's document (the default) takes its id from it", async () => {
     const taskId = await newTask();
+    emulator.requests.reset();
     const { id, outs } = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory" }));
     expect(emulator.runTask.store.workspaceTasks.has(id)).toBe(true);
     expect(outs).toMatchObject({ stages: ["post_plan"], workspaceTaskId: id });
+    expect(emulator.requests.byRoute()).toEqual(ASSOCIATE_REQUESTS.document);
+  });
+
+  test("an associate answered with 204 and no body (the spec's letter) finds the association by listing", async () => {
+    await start({ letterOfSpec: true });
+    const taskId = await newTask();
+    emulator.requests.reset();
+    const { id, outs } = await wsTasks.create(await checkedAssoc({ workspaceId: ws(), taskId, enforcementLevel: "advisory" }));
+    expect(emulator.runTask.store.workspaceTasks.has(id)).toBe(true);
+    expect(outs).toMatchObject({ stages: ["post_plan"], workspaceTaskId: id });
+    expect(emulator.requests.byRoute()).toEqual(ASSOCIATE_REQUESTS.noBody);
   });
 
   test("the deprecated stage is sent as stages", async () => {

@@ -186,7 +186,7 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
   test("a non-root namespace fails every call once the provider is configured, its check first, before any request", async () => {
     useToken(DEFAULT_SNAPSHOT_TOKEN, { "snapshot:namespace": "team-a" });
     await expect(providers.snapshotAutoConfig.check({}, local())).rejects.toThrow(
-      /^the provider's settings are wrong: snapshot namespace is "team-a", but the automated snapshot endpoints are restricted to the root namespace/,
+      /^the provider's settings are wrong: snapshot namespace is "team-a" \(from snapshot:namespace\), but the automated snapshot endpoints are restricted to the root namespace/,
     );
     await expect(provider.create(local())).rejects.toThrow(/restricted to the root namespace/);
     expect(emulator.requests.total()).toBe(0);

@@ -21,8 +21,9 @@ const CANARIES = {
   accessKey: "canary-secret-access-key-3f2a",
 };
 /**
- * Every scenario runs twice: against a run task service answering as the spec's tables say (the emulator's
- * default), and as its samples show (`shapes: "samples"`).
+ * Every scenario runs twice: against services answering to the spec's letter (its tables, associate 204 with no body,
+ * an unknown token 404, snapshot POST and LIST only: `letterOfSpec`), and against a run task service answering as the
+ * spec's samples show (`shapes: "samples"`), on the emulator's defaults otherwise (as the real services answer).
  */
 describe.each(["tables", "samples"] as const)("a run task service answering as the spec's %s", (shapes) => {
   let project: ConsumerProject;
@@ -33,6 +34,7 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
   beforeAll(async () => {
     project = createConsumerProject({ name: "native-conformance" });
     emulator = await startEmulator({
+      letterOfSpec: shapes === "tables",
       runTask: { shapes, tokens: { [CANARIES.runTaskToken]: { owner: true }, [DEFAULT_RUNTASK_TOKEN]: { organizations: [] } } },
       snapshot: { tokens: { [CANARIES.snapshotToken]: { sudo: true }, [DEFAULT_SNAPSHOT_TOKEN]: { sudo: true } }, takeSnapshots: false },
     });

@@ -19,6 +19,11 @@ describe("parseInterval", () => {
     ["3000000μs", 3],
     ["1m500000000ns500ms", 61],
     ["0.1h", 360],
+    // Go also takes a part without digits before its point, or after it, and a sign before the whole.
+    [".5h", 1800],
+    ["1.h", 3600],
+    ["+24h", 86400],
+    ["+3600", 3600],
     ["9223372036s", 9223372036],
   ])("%j is %d seconds", (input, seconds) => {
     expect(parseInterval(input)).toEqual({ ok: true, seconds });
@@ -30,6 +35,9 @@ describe("parseInterval", () => {
     [1.5, "must be a whole number of seconds, got 1.5"],
     ["0", 'must be positive, got "0"'],
     ["0s", 'must be positive, got "0s"'],
+    ["-24h", 'must be positive, got "-24h"'],
+    ["+", '"+" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
+    [".h", '".h" is not a duration: use whole seconds (86400) or a duration such as "24h", "90m" or "1h30m"'],
     ["1.5s", '"1.5s" is not a whole number of seconds (1.5s)'],
     ["1500ms", '"1500ms" is not a whole number of seconds (1.5s)'],
     ["1500000000ns", '"1500000000ns" is not a whole number of seconds (1.5s)'],

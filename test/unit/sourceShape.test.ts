@@ -87,3 +87,22 @@ test("no value is cast through unknown in provider/ or sdk/", () => {
     );
   expect(casts).toEqual([]);
 });
+
+test("the vendors' names stay where users bring them: the emulator's option to speak them, the settings of their tools, the migration", () => {
+  // The snapshot service's vendor's words for the spec's neutral ones (background/README.md): only the emulator's
+  // vendorNames speaks them (its module, and the option's doc comment), and `migrate terraform` reads them from
+  // Terraform's states.
+  const vendorWords = /aws-s3|azure-blob|google-gcs|x-vault-|vault-snapshot|\baws_s3_|\bazure_container|\bgoogle_gcs/i;
+  const speaking = ["provider", "plugin", "sdk", "automation", "demo", "emulator"].flatMap((dir) => sources(join(REPO, dir)));
+  expect(speaking.filter((f) => vendorWords.test(readFileSync(f, "utf8"))).map((f) => relative(REPO, f))).toEqual([
+    "emulator/snapshot/service.ts",
+    "emulator/snapshot/vendorNames.ts",
+  ]);
+  // The settings their tools keep are read in one module per service.
+  const settings = /\b(VAULT|TFE)_[A-Z]+|\bTF_TOKEN_|\bTF_CLI_CONFIG_FILE/;
+  const reading = ["provider", "plugin", "sdk", "automation", "demo"].flatMap((dir) => sources(join(REPO, dir)));
+  expect(reading.filter((f) => settings.test(readFileSync(f, "utf8"))).map((f) => relative(REPO, f))).toEqual([
+    "provider/services/runtask/terraformCredentials.ts",
+    "provider/services/snapshot/vaultSettings.ts",
+  ]);
+});

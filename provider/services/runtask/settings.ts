@@ -1,7 +1,11 @@
 import { setting, type ConfigLookup } from "../../config/lookup";
 import { commonSettings, resolveServiceSettings, settingKeys, type ServiceDescription, type ServiceSettings } from "../../config/serviceSettings";
+import { TERRAFORM_SOURCES } from "./terraformCredentials";
 
-/** The run task service's settings: stack config `runtask:*`, environment `RUNTASK_*`. */
+/**
+ * The run task service's settings: stack config `runtask:*`, environment `RUNTASK_*`, then the address and the tokens
+ * Terraform's users keep (`terraformCredentials.ts`).
+ */
 export const RUNTASK_SERVICE: ServiceDescription<"organization"> = {
   service: "run task service",
   namespace: "runtask",
@@ -27,6 +31,7 @@ export const RUNTASK_SERVICE: ServiceDescription<"organization"> = {
     ),
     organization: { key: "runtask:organization", env: "RUNTASK_ORGANIZATION", doc: "Default organization of `RunTask` and of the functions." },
   },
+  vendorSources: TERRAFORM_SOURCES,
 };
 
 /** Stack config keys and the environment variables they fall back to. */

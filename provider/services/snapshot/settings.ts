@@ -1,9 +1,19 @@
 import { SnapshotRunTaskError } from "../../common/errors";
 import type { ConfigLookup } from "../../config/lookup";
-import { setting } from "../../config/lookup";
-import { commonSettings, resolveServiceSettings, settingKeys, type ServiceDescription, type ServiceSettings } from "../../config/serviceSettings";
+import {
+  commonSettings,
+  readSetting,
+  resolveServiceSettings,
+  settingKeys,
+  type ServiceDescription,
+  type ServiceSettings,
+} from "../../config/serviceSettings";
+import { VENDOR_SOURCES } from "./vaultSettings";
 
-/** The snapshot service's settings: stack config `snapshot:*`, environment `SERVICE_*`. */
+/**
+ * The snapshot service's settings: stack config `snapshot:*`, environment `SERVICE_*`, then the settings Vault's users
+ * keep (`vaultSettings.ts`).
+ */
 export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
   service: "snapshot service",
   namespace: "snapshot",
@@ -33,7 +43,8 @@ export const SNAPSHOT_SERVICE: ServiceDescription<"namespace"> = {
       doc: "Namespace of the calls; must be unset or root: the endpoints are root-namespace only.",
     },
   },
-  validate: { namespace: (value) => requireRootNamespace(value) },
+  validate: { namespace: (value, from) => requireRootNamespace(value, from) },
+  vendorSources: VENDOR_SOURCES,
 };
 
 /** Stack config keys and the environment variables they fall back to. */
@@ -45,9 +56,9 @@ export interface SnapshotSettings extends ServiceSettings {
 
 export function resolveSnapshotSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): SnapshotSettings {
   const settings = resolveServiceSettings(SNAPSHOT_SERVICE, lookup, env);
-  const namespace = setting(lookup, SNAPSHOT_SETTING_KEYS.namespace[0], SNAPSHOT_SETTING_KEYS.namespace[1], env);
-  requireRootNamespace(namespace);
-  return { ...settings, namespace };
+  const namespace = readSetting(SNAPSHOT_SERVICE, "namespace", lookup, env);
+  requireRootNamespace(namespace?.value, namespace?.from);
+  return { ...settings, namespace: namespace?.value };
 }
 
 /** Values that mean the root namespace. */
@@ -57,11 +68,12 @@ const ROOT_NAMESPACES = new Set(["", "/", "root", "root/"]);
  * The automated snapshot endpoints exist in the root namespace only; the service answers calls made from any
  * other namespace with a refusal that looks like a missing path. Fail before sending anything, and say why.
  */
-export function requireRootNamespace(namespace: string | undefined): void {
+export function requireRootNamespace(namespace: string | undefined, from?: string): void {
   if (namespace === undefined || ROOT_NAMESPACES.has(namespace.trim())) return;
+  const setting = from ?? "snapshot:namespace / SERVICE_NAMESPACE";
   throw new SnapshotRunTaskError(
     "invalid_setting",
-    `snapshot namespace is "${namespace}", but the automated snapshot endpoints are restricted to the root namespace: ` +
-      "unset snapshot:namespace / SERVICE_NAMESPACE for these resources (a token from the root namespace is needed)",
+    `snapshot namespace is "${namespace}" (from ${setting}), but the automated snapshot endpoints are restricted to the root namespace: ` +
+      `unset ${setting} for these resources (a token from the root namespace is needed)`,
   );
 }
