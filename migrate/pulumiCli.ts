@@ -70,8 +70,13 @@ export class PulumiCli {
   }
 
   /** The stack's state as `pulumi stack export` gives it: secrets stay encrypted. */
-  async exportState(): Promise<{ deployment?: { resources?: StateResource[] } }> {
-    return JSON.parse(await this.must(["stack", "export", "--stack", this.stack]));
+  async exportState(): Promise<ExportedState> {
+    return JSON.parse(await this.exportText());
+  }
+
+  /** `pulumi stack export`'s text, which `pulumi stack import` takes back. */
+  exportText(stack = this.stack): Promise<string> {
+    return this.must(["stack", "export", "--stack", stack]);
   }
 
   /** Sets a secret config value, the value on the CLI's standard input, as it is (`--raw`: trailing newlines kept). */
@@ -82,6 +87,11 @@ export class PulumiCli {
   async removeConfig(key: string): Promise<void> {
     await this.must(["config", "rm", "--stack", this.stack, "--", key]);
   }
+}
+
+/** A stack's state, as `pulumi stack export` gives it. */
+export interface ExportedState {
+  deployment?: { resources?: StateResource[] };
 }
 
 /** A resource of a stack's state, as `pulumi stack export` gives it. */
