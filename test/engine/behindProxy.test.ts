@@ -226,6 +226,12 @@ module.exports = async () => {
   );
   expect(refused.output).not.toMatch(/Unhandled exception|SnapshotRunTaskError|ServiceError|\n\s+at |PromiseRejectionHandledWarning/);
   expect(opsByName(refused)).toMatchObject({ scanner: "same" });
+
+  // A destroy takes the provider settings the last up recorded: an up with the right password first.
+  expect((await stack.cli(["config", "set", "--secret", "runtask:proxy", proxy.url])).code).toBe(0);
+  expect((await stack.up()).error).toBeUndefined();
+  expect((await stack.destroy()).error).toBeUndefined();
+  expect(suite.emulator.runTask.tasks()).toEqual([]);
 });
 
 test("provider plugins behind an https:// proxy of its own CA named by runtask:proxy and snapshot:proxy (secret), over HTTPS_PROXY: preview, up (a function among it), refresh, destroy; the settings encrypted in the state", async () => {
