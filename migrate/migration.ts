@@ -11,6 +11,7 @@ import { sdkModules, TYPESCRIPT_TSCONFIG, typescriptPackageJson, typescriptProgr
 import { yamlProject, yamlProjectWith, yamlReadsAsString } from "./program/yaml";
 import { runtimeOf, targetProject, type Language, type TargetProject } from "./project";
 import { executableOf, findCliPlugin } from "./cliPlugins";
+import { heldByOtherStacks, objectOf, type StackState } from "./objectHolders";
 import { OLDEST_CLI, PulumiCli, recentEnough, type ExportedState, type StateResource } from "./pulumiCli";
 import { MigrationRefused, type Refusal } from "./refusal";
 import { RunChanges } from "./takeBack";
@@ -252,6 +253,16 @@ async function check(options: MigrateOptions, env: NodeJS.ProcessEnv): Promise<C
         },
       ]);
     }
+    try {
+      refusals.push(...heldByOtherStacks(plan.resources, await otherStacksOf(cli, project.name, options.stack)));
+    } catch (err) {
+      throw new MigrationRefused([
+        {
+          problem: `the pulumi CLI could not read the backend's other stacks, one of which may manage these objects already: ${(err as Error).message}`,
+          fix: "log in as a user who may read every stack of the backend, and run again",
+        },
+      ]);
+    }
     const { reads, refusals: readRefusals } = await readAtServices(plan.resources, (key) => config[key]);
     refusals.push(...readRefusals);
     if (refusals.length > 0) throw new MigrationRefused(refusals);
@@ -313,6 +324,18 @@ function sdkRefusals(plan: MigrationPlan, project: TargetProject): Refusal[] {
   ];
 }
 
+/**
+ * The states of the backend's other stacks that hold resources, by fully qualified name: every project's, the target
+ * stack left out (it is `heldAlready`'s), and those with no resources.
+ */
+async function otherStacksOf(cli: PulumiCli, project: string, stack: string): Promise<StackState[]> {
+  const target = (name: string) => (stack.includes("/") ? name === stack || name.endsWith(`/${stack}`) : name.endsWith(`/${project}/${stack}`));
+  const others = (await cli.backendStacks()).filter((s) => !target(s.name) && (s.resourceCount ?? 1) > 0);
+  const states: StackState[] = [];
+  for (const { name } of others) states.push({ stack: name, deployment: (JSON.parse(await cli.exportText(name)) as ExportedState).deployment });
+  return states;
+}
+
 /** The objects of this package's types a stack's state names, by object (`task:task-...`), with the URN naming each. */
 function heldAlready(plan: MigrationPlan, resources: StateResource[], stack: string): Refusal[] {
   const held = new Map<string, string>();
@@ -330,7 +353,7 @@ function heldAlready(plan: MigrationPlan, resources: StateResource[], stack: str
           {
             address: p.address,
             problem: `stack ${stack} holds its object already (${urn})`,
-            fix: "migrate into another stack, or leave this object out of the state given",
+            fix: "leave it out of the state given: the stack manages it already",
           },
         ]
       : [];
@@ -342,15 +365,6 @@ function heldAlready(plan: MigrationPlan, resources: StateResource[], stack: str
     });
   }
   return refusals;
-}
-
-/** The object a stack's resource of this package (dynamic or plugin) holds, as the plan names objects. */
-function objectOf(r: StateResource): string | undefined {
-  const id = r.id ?? "";
-  if (/[:/]WorkspaceRunTask$/.test(r.type)) return `wstask:${id.split("/").pop()}`;
-  if (/[:/]RunTask$/.test(r.type)) return `task:${id}`;
-  if (/[:/]SnapshotAutoConfig$/.test(r.type)) return `config:${id}`;
-  return undefined;
 }
 
 /** A secret to carry: its value, where it came from, and the stack config value that holds it. */

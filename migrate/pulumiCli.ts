@@ -59,6 +59,14 @@ export class PulumiCli {
     return listed.some((s) => s.name === this.stack || s.name.endsWith(`/${this.stack}`) || this.stack.endsWith(`/${s.name}`));
   }
 
+  /** Every stack of the backend the CLI is logged in to, of every project, by fully qualified name, with its resource count. */
+  async backendStacks(): Promise<{ name: string; resourceCount?: number }[]> {
+    return JSON.parse(await this.must(["stack", "ls", "--all", "--json", "--fully-qualify-stack-names"])) as {
+      name: string;
+      resourceCount?: number;
+    }[];
+  }
+
   /** The stack's config, secrets decrypted (into this process only), by fully qualified key. */
   async config(): Promise<Record<string, string>> {
     const listed = JSON.parse(await this.must(["config", "--json", "--show-secrets", "--stack", this.stack])) as Record<string, { value?: unknown }>;

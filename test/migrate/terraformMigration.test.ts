@@ -201,7 +201,7 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
     expectNoPlainSecret(SECRETS, stack, run);
   });
 
-  test("then the program is same, an up sends nothing, the service holds what it held; a second run is refused", async () => {
+  test("then the program is same, an up sends nothing, the service holds what it held; a second run is refused, into this stack or another of the backend", async () => {
     const before = JSON.stringify([suite.emulator.runTask.tasks(), suite.emulator.runTask.workspaceTasks(), [...suite.emulator.snapshot.configs]]);
     const preview = await stack.preview();
     expect(Object.values(opsByName(preview)).every((op) => op === "same")).toBe(true);
@@ -228,6 +228,17 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
       ),
     ]);
     expect(existsSync(elsewhere)).toBe(false);
+    // Into another stack of the backend (another project's): refused too, naming the stack that manages the objects.
+    const second = join(work, "second-stack");
+    const other = await migrate(stack, [join(work, "sdk-era.tfstate"), "--stack", "prod", "--out", second, "--project", "tf-second"]);
+    expect([other.code, other.stdout]).toEqual([2, ""]);
+    expect(other.stderr).toContain(
+      "tfe_organization_run_task.scanner: stack organization/tf-sdk-era/dev of the backend holds its object already (urn:pulumi:dev::tf-sdk-era::runtask:index:RunTask::scanner)",
+    );
+    expect(other.stderr.split("\n").filter((l) => l.includes("stack organization/tf-sdk-era/dev of the backend holds"))).toHaveLength(6);
+    expect(existsSync(second)).toBe(false);
+    const stacks = JSON.parse((await stack.cli(["stack", "ls", "--all", "--json", "-Q"], { stack: false })).stdout).map((s: any) => s.name);
+    expect(stacks).toEqual(["organization/tf-sdk-era/dev"]);
     expect(filesUnder(stack.programDir)).toEqual(files);
     expect(stack.state().text).toBe(state);
   });
