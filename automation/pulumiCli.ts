@@ -8,9 +8,17 @@ export const PULUMI_INSTALL_URL = "https://www.pulumi.com/docs/install/";
  * (`@pulumi/pulumi` does not contain the engine), so callers check first and fail with a useful message.
  */
 export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const names = process.platform === "win32" ? ["pulumi.exe", "pulumi.cmd", "pulumi"] : ["pulumi"];
-  for (const dir of (env.PATH ?? env.Path ?? "").split(delimiter)) {
-    if (!dir) continue;
+  return executableIn(pathDirs(env), process.platform === "win32" ? ["pulumi.exe", "pulumi.cmd", "pulumi"] : ["pulumi"]);
+}
+
+/** The folders of `env`'s PATH, in order. */
+export function pathDirs(env: NodeJS.ProcessEnv): string[] {
+  return (env.PATH ?? env.Path ?? "").split(delimiter).filter(Boolean);
+}
+
+/** The first of `names` that is an executable file in one of `dirs`, the folders first. */
+export function executableIn(dirs: readonly string[], names: readonly string[]): string | undefined {
+  for (const dir of dirs) {
     for (const name of names) {
       const file = join(dir, name);
       try {

@@ -7,6 +7,7 @@ import { describeChanges } from "../automation/progress";
 import { startEmulator, type Emulator, type FaultOptions } from "../emulator";
 import { DEFAULT_ORGANIZATION, DEFAULT_RUNTASK_TOKEN } from "../emulator/runtask/service";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../emulator/snapshot/service";
+import { proxyRoute } from "../provider/http/proxyRoute";
 import { RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SnapshotEndpoints } from "../provider/services/snapshot/endpoints";
 import { resolveSnapshotSettings, SNAPSHOT_SETTING_KEYS } from "../provider/services/snapshot/settings";
@@ -17,7 +18,7 @@ import type { DemoOptions, ProgramOptions } from "./options";
 import { programNeeds } from "./programNeeds";
 import type { PulumiEngine } from "../toolchain/pulumiEngine";
 import { DEMO_PROJECT, REPO, stageDemoProgram } from "./stage";
-import { demoStackConfig, serviceConfig, type DemoSettings } from "./stackConfig";
+import { demoStackConfig, proxyConfig, serviceConfig, type DemoSettings } from "./stackConfig";
 import { StateFolder } from "./stateFolder";
 import { clearEmptyMetadata } from "./stoppedRun";
 import { keptSecrets } from "./secretConfig";
@@ -109,11 +110,14 @@ export class Demo {
     const state = this.openState(REPO);
     this.shell = new KeptStackShell(state, this.engine, DEMO_PROJECT, STACK);
     const settings = await this.services(state);
-    const config = demoStackConfig(settings);
+    const config = { ...demoStackConfig(settings), ...this.proxy() };
+    // Against the emulator, the environment's settings of the services are not the emulator's.
+    const env = this.options.real ? {} : this.environmentReplaced([]);
+    this.sayProxy(this.options.real ? "them" : "the emulator");
     this.interruption.check();
     const staged = stageDemoProgram(this.stagingDir());
     this.interruption.check();
-    const deployment = await this.deploy({ staged, projectName: DEMO_PROJECT, stack: STACK, config, env: {} });
+    const deployment = await this.deploy({ staged, projectName: DEMO_PROJECT, stack: STACK, config, env });
 
     await this.step("preview", async () => counts(await deployment.preview(false), "planned"));
     let outputs: OutputMap = {};
@@ -147,7 +151,8 @@ export class Demo {
     const state = this.openState(program.dir);
     this.shell = new KeptStackShell(state, this.engine, program.name, options.stack);
     const stackConfig = userStackConfig(program, options, (keys) => keptSecrets(program, options.stack, keys, state, this.engine, this.shell!));
-    const { config, env, services } = options.real ? realServicesOf(stackConfig) : await this.emulatorFor(program, stackConfig, state);
+    const { config, env, services } = options.real ? realServicesOf(stackConfig, this.proxy()) : await this.emulatorFor(program, stackConfig, state);
+    if (options.real) this.sayProxy("them");
     this.interruption.check();
     const staged = stageUserProgram(program, this.stagingDir(), services);
     this.interruption.check();
@@ -239,7 +244,8 @@ export class Demo {
     }
     if (needs.imports.length > 0) say(`    run tasks the program imports: ${needs.imports.map((i) => `${i.organization}/${i.name}`).join(", ")}`);
     const replaced = Object.keys(stackConfig).filter((k) => /^(snapshot|runtask):/.test(k) && k !== "runtask:organization");
-    if (replaced.length > 0) say(`    in place of the stack's ${replaced.join(", ")} (--real uses them)`);
+    // The environment's settings of the services are not the emulator's either.
+    const env = this.environmentReplaced(replaced);
     const services: ServiceSettings = {
       snapshot: { address: emulator.url, token: DEFAULT_SNAPSHOT_TOKEN },
       runtask: { address: emulator.url, token: DEFAULT_RUNTASK_TOKEN },
@@ -247,6 +253,7 @@ export class Demo {
     if (program.runtime === "yaml" && Object.values(program.document.resources ?? {}).some((r) => /^pulumi:providers:/.test(String(r?.type)))) {
       say("    in place of the addresses and tokens of the program's provider resources too");
     }
+    this.sayProxy("the emulator");
     const config: ConfigMap = Object.fromEntries(Object.entries(stackConfig).filter(([k]) => !replaced.includes(k)));
     Object.assign(
       config,
@@ -254,11 +261,51 @@ export class Demo {
         snapshot: services.snapshot,
         runTask: { ...services.runtask, organization },
       }),
+      this.proxy(),
     );
-    // The environment's settings of the services are not the emulator's either.
-    const env: NodeJS.ProcessEnv = {};
-    for (const [, variable] of [...Object.values(SNAPSHOT_SETTING_KEYS), ...Object.values(RUNTASK_SETTING_KEYS)]) env[variable] = undefined;
     return { config, env, services };
+  }
+
+  /**
+   * The environment of a run against the emulator: the services' variables (RUNTASK_ADDR, RUNTASK_PROXY_ADDR, ...)
+   * unset, so that nothing reaches a real service or a proxy the user set for one; what it leaves out is said, with
+   * the stack config's settings left out (`replaced`). `--proxy` is the way to put a proxy in front of the emulator:
+   * the environment's HTTPS_PROXY and HTTP_PROXY never reach it, since loopback is never proxied by them.
+   */
+  private environmentReplaced(replaced: string[]): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    const variables = [...Object.values(SNAPSHOT_SETTING_KEYS), ...Object.values(RUNTASK_SETTING_KEYS)].map(([, variable]) => variable);
+    for (const variable of variables) env[variable] = undefined;
+    const set = variables.filter((v) => process.env[v]);
+    const places = [
+      ...(replaced.length > 0 ? [`the stack's ${replaced.join(", ")}`] : []),
+      ...(set.length > 0 ? [`the environment's ${set.join(", ")}`] : []),
+    ];
+    if (places.length > 0) say(`    in place of ${places.join(", and of ")} (--real uses them)`);
+    return env;
+  }
+
+  /**
+   * Where the requests to the services go: through `--proxy`, or, where the environment names proxies, straight to
+   * the emulator, which they do not reach (HTTPS_PROXY and HTTP_PROXY never take loopback addresses; the services'
+   * own proxy variables are left out, as above).
+   */
+  private sayProxy(target: "the emulator" | "them"): void {
+    if (this.options.proxy) {
+      say(`    proxy: every request to ${target} goes through ${proxyRoute("--proxy", this.options.proxy).name} (--proxy)`);
+      return;
+    }
+    if (target !== "the emulator") return;
+    const general = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].filter((v) => process.env[v]);
+    const own = [SNAPSHOT_SETTING_KEYS.proxy[1], RUNTASK_SETTING_KEYS.proxy[1]].filter((v) => process.env[v]);
+    if (general.length === 0 && own.length === 0) return;
+    const why = general.length > 0 ? `${general.join(", ")} never takes the emulator's loopback address; ` : "";
+    say(`    no proxy: ${why}--proxy <url> sends the emulator's requests through one`);
+  }
+
+  /** `--proxy`'s stack config, where it was given. */
+  private proxy(): ConfigMap {
+    return this.options.proxy ? proxyConfig(this.options.proxy) : {};
   }
 
   /** The emulator (holding what it held when kept), or the real services from the environment (`--real`). */
@@ -425,10 +472,13 @@ export class Demo {
   }
 }
 
-/** `--program --real`: the services the stack config and the environment name, as `pulumi up` would reach them. */
-function realServicesOf(config: ConfigMap): { config: ConfigMap; env: NodeJS.ProcessEnv; services: undefined } {
+/**
+ * `--program --real`: the services the stack config and the environment name, as `pulumi up` would reach them; with
+ * `--proxy`, through that proxy.
+ */
+function realServicesOf(config: ConfigMap, proxy: ConfigMap): { config: ConfigMap; env: NodeJS.ProcessEnv; services: undefined } {
   say("  services: those the stack config and the environment name (--real)");
-  return { config, env: {}, services: undefined };
+  return { config: { ...config, ...proxy }, env: {}, services: undefined };
 }
 
 /** `2 updated` when anything but `same` happened, else undefined. */

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { proxyRoute } from "../provider/http/proxyRoute";
 
 export const DEMO_USAGE = `Usage: npm run demo [-- options]
 
@@ -19,6 +20,10 @@ Options:
                    DEMO_GLOBAL_RUN_TASK=false where the organization lacks global run tasks
   --latency <ms> hold each of the emulator's answers <ms> milliseconds once it has carried the request out, as
                  a slow service does: time to try a Ctrl-C, or a kill, while a request is at the service
+  --proxy <url>  send every request to the services (the emulator's too, on loopback, which HTTPS_PROXY never
+                 reaches) through the proxy at <url> (http://[user:password@]host:port or https://...): the stack
+                 config's snapshot:proxy and runtask:proxy, as secrets. Against the emulator, the proxy settings of
+                 the stack config and the environment (RUNTASK_PROXY_ADDR, SERVICE_PROXY_ADDR) are not used
   --verbose      print the Pulumi CLI's own output as well
   --help         print this help
 
@@ -56,6 +61,8 @@ export interface DemoOptions {
   verbose: boolean;
   /** `--latency`: how long the emulator holds each answer once the request is carried out. */
   latencyMs?: number;
+  /** `--proxy`: the proxy every request to the services goes through (a URL, which may hold credentials). */
+  proxy?: string;
   /** Present with `--real` (for the demo's own program). */
   real?: RealServices;
   /** Present with `--program`. */
@@ -78,6 +85,7 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       real: { type: "boolean" },
       verbose: { type: "boolean" },
       latency: { type: "string" },
+      proxy: { type: "string" },
       program: { type: "string" },
       stack: { type: "string" },
       config: { type: "string", multiple: true },
@@ -98,6 +106,7 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
       keep: values.keep ?? false,
       verbose: values.verbose ?? false,
       latencyMs: values.latency === undefined ? undefined : milliseconds(values.latency),
+      proxy: values.proxy === undefined ? undefined : proxyUrl(values.proxy),
       real: values.real && values.program === undefined ? realServices(env) : undefined,
       program:
         values.program === undefined
@@ -119,6 +128,12 @@ export function parseDemoArguments(argv: string[], env: NodeJS.ProcessEnv = proc
 function milliseconds(text: string): number {
   if (!/^\d+$/.test(text)) throw new Error(`--latency takes milliseconds, a whole number, not "${text}"`);
   return Number(text);
+}
+
+/** The URL of `--proxy`, checked as the providers check a proxy setting (the message never repeats it). */
+function proxyUrl(text: string): string {
+  proxyRoute("--proxy", text);
+  return text.trim();
 }
 
 /** `key=value` of `--config` or `--secret`. */

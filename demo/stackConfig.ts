@@ -40,3 +40,8 @@ export function demoStackConfig(s: DemoSettings): ConfigMap {
   if (s.globalEnabled !== undefined) config["demo:globalEnabled"] = { value: String(s.globalEnabled) };
   return config;
 }
+
+/** `--proxy`: both services' proxy setting, as secrets (the URL may hold a password). */
+export function proxyConfig(proxy: string): ConfigMap {
+  return { "snapshot:proxy": { value: proxy, secret: true }, "runtask:proxy": { value: proxy, secret: true } };
+}

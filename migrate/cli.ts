@@ -2,7 +2,8 @@
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { messageOf } from "../provider/common/errors";
-import { migrateTerraform, MigrationFailed, readStateText } from "./migration";
+import { packageVersion } from "../plugin/server/packageRoot";
+import { migrateTerraform, readStateText } from "./migration";
 import { MigrationRefused } from "./refusal";
 
 const USAGE = `Usage: pulumi-snapshot-runtask migrate terraform <state.json|-> --stack <name> [options]
@@ -20,10 +21,14 @@ every object kept and no change after: secrets into the stack config, \`pulumi i
   --leave-others        leave resources of other types to Terraform, listed in the report, rather than refuse
   --dry-run             check and read everything, write the program (with import options) and the report;
                         make nothing in the stack
+  --version             print this package's version
+  --help                print this text
 
-It uses the \`pulumi\` CLI on PATH (v3.274.1 or later) and its current backend, and reads the services' settings
-from the stack's config, then the environment, as the provider plugins do. Exit status: 0 done, 2 refused (nothing
-was made or written), 1 failed after the stack was changed (the report says what it holds).
+It uses the \`pulumi\` CLI on PATH (v3.274.1 or later), with the language host of the program and the provider
+plugins, and its current backend, and reads the services' settings from the stack's config, then the environment, as
+the provider plugins do. It says it migrated the objects, and prints the steps that make Terraform forget them, only
+once the stack's preview shows no change. Exit status: 0 done, 2 refused (nothing was made or written), 1 failed after
+it began to make things, which it then took back (the report says what): Terraform still manages every object.
 `;
 
 /** Exit statuses: done; failed once things were made; refused (or misused) with nothing made. */
@@ -44,6 +49,7 @@ export async function main(argv: string[], print: (text: string) => void, printE
         language: { type: "string" },
         "leave-others": { type: "boolean" },
         "dry-run": { type: "boolean" },
+        version: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -54,6 +60,10 @@ export async function main(argv: string[], print: (text: string) => void, printE
   const { values, positionals } = parsed;
   if (values.help) {
     print(USAGE);
+    return DONE;
+  }
+  if (values.version) {
+    print(`pulumi-snapshot-runtask ${packageVersion()}\n`);
     return DONE;
   }
   const [command, from, source, ...extra] = positionals;
@@ -98,7 +108,7 @@ export async function main(argv: string[], print: (text: string) => void, printE
       printError(`${err.message}\n`);
       return REFUSED;
     }
-    printError(`${err instanceof MigrationFailed ? err.message : messageOf(err)}\n`);
+    printError(`${messageOf(err)}\n`);
     return FAILED;
   }
 }

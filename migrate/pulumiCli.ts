@@ -59,6 +59,14 @@ export class PulumiCli {
     return listed.some((s) => s.name === this.stack || s.name.endsWith(`/${this.stack}`) || this.stack.endsWith(`/${s.name}`));
   }
 
+  /** Every stack of the backend the CLI is logged in to, of every project, by fully qualified name, with its resource count. */
+  async backendStacks(): Promise<{ name: string; resourceCount?: number }[]> {
+    return JSON.parse(await this.must(["stack", "ls", "--all", "--json", "--fully-qualify-stack-names"])) as {
+      name: string;
+      resourceCount?: number;
+    }[];
+  }
+
   /** The stack's config, secrets decrypted (into this process only), by fully qualified key. */
   async config(): Promise<Record<string, string>> {
     const listed = JSON.parse(await this.must(["config", "--json", "--show-secrets", "--stack", this.stack])) as Record<string, { value?: unknown }>;
@@ -70,8 +78,13 @@ export class PulumiCli {
   }
 
   /** The stack's state as `pulumi stack export` gives it: secrets stay encrypted. */
-  async exportState(): Promise<{ deployment?: { resources?: StateResource[] } }> {
-    return JSON.parse(await this.must(["stack", "export", "--stack", this.stack]));
+  async exportState(): Promise<ExportedState> {
+    return JSON.parse(await this.exportText());
+  }
+
+  /** `pulumi stack export`'s text, which `pulumi stack import` takes back. */
+  exportText(stack = this.stack): Promise<string> {
+    return this.must(["stack", "export", "--stack", stack]);
   }
 
   /** Sets a secret config value, the value on the CLI's standard input, as it is (`--raw`: trailing newlines kept). */
@@ -82,6 +95,11 @@ export class PulumiCli {
   async removeConfig(key: string): Promise<void> {
     await this.must(["config", "rm", "--stack", this.stack, "--", key]);
   }
+}
+
+/** A stack's state, as `pulumi stack export` gives it. */
+export interface ExportedState {
+  deployment?: { resources?: StateResource[] };
 }
 
 /** A resource of a stack's state, as `pulumi stack export` gives it. */

@@ -1,5 +1,6 @@
 import type { LeftToTerraform, MigrationPlan, PlannedResource } from "./plan";
 import type { Language } from "./project";
+import { describeRefusals, type Refusal } from "./refusal";
 import type { Drift, ServiceRead } from "./serviceReads";
 import type { NotCarried } from "./terraformTypes/mapping";
 import type { TerraformState } from "./terraformState";
@@ -29,6 +30,11 @@ export interface ReportEntry {
 
 export interface MigrationReport {
   version: 1;
+  /**
+   * `migrated` once the preview showed no change, and then only; `failed` for a run that failed after it began to
+   * make things (and took them back: `takenBack`).
+   */
+  outcome: "migrated" | "dry run" | "failed";
   dryRun: boolean;
   stack: string;
   project: string;
@@ -39,7 +45,12 @@ export interface MigrationReport {
   /** What to run on the Terraform side once the stack holds the objects, so that Terraform forgets them without deleting them. */
   terraformSide: { removedBlocks: string; stateRm: string[]; note: string };
   files: string[];
-  preview: { ran: boolean; noChanges?: boolean; note: string };
+  /** `output`: what the CLI printed, where the preview did not pass. */
+  preview: { ran: boolean; noChanges?: boolean; note: string; output?: string };
+  /** A dry run: what a run without --dry-run would be refused for, as it would say it. */
+  wouldRefuse?: Refusal[];
+  /** A failed run: whether what it made was taken back, and what could not be. */
+  takenBack?: { done: boolean; problems: string[] };
 }
 
 /** The report's entries: one per Terraform address, a task's global settings one of their own. */
@@ -102,6 +113,18 @@ export function reportEntries(
   return entries;
 }
 
+/** The Terraform side of a run that did not migrate the objects: nothing, and no step that would forget them. */
+export function terraformKeepsThem(outcome: "dry run" | "failed"): MigrationReport["terraformSide"] {
+  return {
+    removedBlocks: "",
+    stateRm: [],
+    note:
+      outcome === "dry run"
+        ? "nothing to do: Terraform manages every object. A run without --dry-run gives the steps once the stack's preview shows no change."
+        : "nothing to do: Terraform still manages every object. Run no `terraform state rm` and add no `removed` block for them.",
+  };
+}
+
 /**
  * The Terraform side, once the stack holds the objects: Terraform must forget them without destroying them.
  * `removed` blocks (Terraform 1.7 and later; one per resource, every instance of which migrated, in the root module)
@@ -118,21 +141,32 @@ export function terraformSide(state: TerraformState, plan: MigrationPlan): Migra
   const blocks = [...byResource]
     .filter(([, e]) => e.all && e.root)
     .map(([address]) => `removed {\n  from = ${address}\n\n  lifecycle {\n    destroy = false\n  }\n}\n`);
+  const stateRm = [...migrated].map((a) => `terraform state rm '${a}'`);
+  const forget =
+    blocks.length === 0
+      ? "run the `terraform state rm` commands (no resource qualifies for a `removed` block: those are for root-module resources whose every instance migrated)"
+      : blocks.length === byResource.size
+        ? "either add the removed blocks (Terraform 1.7 and later) and run `terraform apply`, or run the `terraform state rm` commands"
+        : "either add the removed blocks (Terraform 1.7 and later; they cover the root-module resources whose every instance migrated) " +
+          "and run the `terraform state rm` commands of the other addresses, then `terraform apply`; or run every `terraform state rm` command";
   return {
     removedBlocks: blocks.join("\n"),
-    stateRm: [...migrated].map((a) => `terraform state rm '${a}'`),
+    stateRm,
     note:
-      "Remove the resources from the Terraform configuration, then either add the removed blocks (Terraform 1.7 and later; " +
-      "root-module resources whose every instance migrated) and run `terraform apply`, or run the `terraform state rm` commands: " +
-      "Terraform forgets the objects without destroying them. Until then, do not run `terraform apply` or `terraform destroy` on them.",
+      `Remove the resources from the Terraform configuration, then ${forget}: Terraform forgets the objects without destroying them. ` +
+      "Until then, do not run `terraform apply` or `terraform destroy` on them.",
   };
 }
 
 /** The report as a person reads it. */
 export function describeReport(report: MigrationReport, reportFile?: string): string {
   const lines: string[] = [];
-  const verb = report.dryRun ? "Would migrate" : "Migrated";
-  lines.push(`${verb} ${report.resources.length} Terraform object(s) to stack ${report.stack} (project ${report.project}, ${report.language}):`);
+  const headline = {
+    migrated: "Migrated",
+    "dry run": "Would migrate",
+    failed: "Did not migrate",
+  }[report.outcome];
+  lines.push(`${headline} ${report.resources.length} Terraform object(s) to stack ${report.stack} (project ${report.project}, ${report.language}):`);
   for (const e of report.resources) {
     lines.push(`  ${e.address} -> ${e.pulumiType} ${e.name} (${e.id})`);
     const carried = Object.entries(e.carried).map(([a, i]) => (a.split(".").pop() === i ? i : `${a.split(".").pop()} as ${i}`));
@@ -154,10 +188,12 @@ export function describeReport(report: MigrationReport, reportFile?: string): st
     for (const l of report.leftToTerraform) lines.push(`  ${l.address}: ${l.why}`);
   }
   lines.push(`Preview: ${report.preview.note}`);
+  if (report.wouldRefuse) lines.push("A run without --dry-run would be refused, as things stand:", describeRefusals(report.wouldRefuse));
   if (report.files.length > 0) lines.push(`Written: ${report.files.join(", ")}`);
-  lines.push("", "Terraform side:", report.terraformSide.note, "");
-  if (report.terraformSide.removedBlocks) lines.push(report.terraformSide.removedBlocks);
-  lines.push("or:", ...report.terraformSide.stateRm.map((c) => `  ${c}`));
+  lines.push("", "Terraform side:", report.terraformSide.note);
+  const { removedBlocks, stateRm } = report.terraformSide;
+  if (removedBlocks) lines.push("", "The removed blocks:", "", removedBlocks.trimEnd());
+  if (stateRm.length > 0) lines.push("", "The `terraform state rm` commands:", ...stateRm.map((c) => `  ${c}`));
   if (reportFile) lines.push("", `Report: ${reportFile}`);
   return `${lines.join("\n")}\n`;
 }

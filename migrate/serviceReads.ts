@@ -5,7 +5,7 @@ import { setProviderContext } from "../provider/context";
 import type { ResourceProvider } from "../provider/resource";
 import { runTaskTable } from "../provider/runTask/fields";
 import { runTaskProvider } from "../provider/runTask/provider";
-import { RUNTASK_SERVICE } from "../provider/services/runtask/settings";
+import { RUNTASK_SERVICE, RUNTASK_SETTING_KEYS } from "../provider/services/runtask/settings";
 import { SNAPSHOT_SERVICE } from "../provider/services/snapshot/settings";
 import { newClientStats } from "../provider/services/tuning";
 import { snapshotAutoConfigTable } from "../provider/snapshotAutoConfig/fields";
@@ -18,6 +18,9 @@ import type { Refusal } from "./refusal";
 import type { PulumiType } from "./terraformTypes/mapping";
 
 type Props = Record<string, unknown>;
+
+/** The stack config key of the run task service's organization (`runtask:organization`). */
+const ORGANIZATION_KEY = RUNTASK_SETTING_KEYS.organization[0];
 
 /** The provider core of each type, as the provider plugins serve it, with its field table. */
 export const RESOURCE_TYPES: Record<PulumiType, { provider: ResourceProvider; table: ResourceTable; service: ServiceDescription<string> }> = {
@@ -47,15 +50,18 @@ export interface ServiceRead {
 /**
  * Reads every object of the plan at its service through the provider core, with the settings the provider plugins
  * would have (`config`: the target stack's config, then the environment), exactly as the import's Read will: an
- * object the service no longer holds, or one that cannot be read, is refused before anything is made. Terraform's
- * values are checked as a program's would be, and compared with the service's: each argument that differs is
- * drift, and the service's value is the one the stack gets, as `terraform plan` would show it.
+ * object the service no longer holds, or one that cannot be read, is refused before anything is made. A task is
+ * looked for in the organization Terraform's state names (its list tells a task deleted from one the token cannot
+ * see), whatever the settings' organization. Terraform's values are checked as a program's would be, the object
+ * holding them so, and compared with the service's: each argument that differs is drift, and the service's value is
+ * the one the stack gets, as `terraform plan` would show it.
  */
 export async function readAtServices(
   resources: PlannedResource[],
   config: ConfigLookup,
 ): Promise<{ reads: Map<PlannedResource, ServiceRead>; refusals: Refusal[] }> {
-  setProviderContext({ config, tuning: { stats: newClientStats() } });
+  const tuning = { stats: newClientStats() };
+  setProviderContext({ config, tuning });
   const refusals: Refusal[] = [];
   const reads = new Map<PlannedResource, ServiceRead>();
   const services = new Set(resources.map((r) => RESOURCE_TYPES[r.mapped.pulumiType].service));
@@ -75,7 +81,15 @@ export async function readAtServices(
   for (const resource of resources) {
     const { provider } = RESOURCE_TYPES[resource.mapped.pulumiType];
     const { address } = resource;
-    const checked = await provider.check({}, { ...resource.mapped.inputs, ...resource.mapped.secrets }, { resourceName: resource.name });
+    const organization = resource.mapped.inputs.organization;
+    setProviderContext({
+      config: typeof organization === "string" ? (key) => (key === ORGANIZATION_KEY ? organization : config(key)) : config,
+      tuning,
+      forgetAdvice: `remove it from Terraform's state (\`terraform state rm '${address}'\`) and pull the state again`,
+    });
+    // As Terraform's state has them, and as the object holds them: a setting the service ignores passes, held so.
+    const terraform = { ...resource.mapped.inputs, ...resource.mapped.secrets };
+    const checked = await provider.check(terraform, terraform, { resourceName: resource.name });
     if (checked.failures.length > 0) {
       refusals.push({
         address,
@@ -101,6 +115,7 @@ export async function readAtServices(
     }
     reads.set(resource, driftOf(resource, checked.inputs, read.id, read.props, read.inputs ?? read.props));
   }
+  setProviderContext({ config, tuning });
   return { reads, refusals };
 }
 

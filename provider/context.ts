@@ -10,6 +10,11 @@ import { newClientStats, type ClientTuning } from "./services/tuning";
 export interface ProviderContext {
   config: ConfigLookup;
   tuning: ClientTuning;
+  /**
+   * How the caller's user forgets an object that the service cannot prove gone, where that is not a stack's
+   * `pulumi state delete` (a migration from Terraform, whose objects no stack holds yet).
+   */
+  forgetAdvice?: string;
 }
 
 let current: ProviderContext = { config: emptyLookup, tuning: { stats: newClientStats() } };

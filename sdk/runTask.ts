@@ -5,6 +5,7 @@ import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocab
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import provider = require("./shims/runTask");
+import { warnOfPlainProxyPasswords } from "./plainSettings";
 import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
@@ -68,6 +69,7 @@ export class RunTask extends pulumi.dynamic.Resource {
   declare readonly taskId: pulumi.Output<string>;
 
   constructor(name: string, args: RunTaskArgs, opts?: pulumi.CustomResourceOptions) {
+    warnOfPlainProxyPasswords();
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
     // Without `name`, the provider names the object after the resource, or keeps the name it has (dynamicResources.ts).
     Object.assign(props, args, resourceUrnArg("runtask", "RunTask", name, opts));

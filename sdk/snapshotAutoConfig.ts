@@ -4,6 +4,7 @@ import type { StorageType } from "../provider/snapshotAutoConfig/storageTypes";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType, type GroupArgName, type RequiredGroupArgName, type Same } from "../provider/table/types";
 import provider = require("./shims/snapshotAutoConfig");
+import { warnOfPlainProxyPasswords } from "./plainSettings";
 import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
@@ -230,6 +231,7 @@ export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: SnapshotAutoConfigArgs, opts?: pulumi.CustomResourceOptions) {
+    warnOfPlainProxyPasswords();
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
     // Without `name`, the provider names the object after the resource, or keeps the name it has (dynamicResources.ts).
     Object.assign(props, args, resourceUrnArg("snapshot", "SnapshotAutoConfig", name, opts));

@@ -4,6 +4,7 @@ import { outputKeys } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
 import provider = require("./shims/workspaceRunTask");
+import { warnOfPlainProxyPasswords } from "./plainSettings";
 import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
@@ -42,6 +43,7 @@ export class WorkspaceRunTask extends pulumi.dynamic.Resource {
     if (args.stage !== undefined) {
       pulumi.log.warn(`WorkspaceRunTask "${name}": \`stage\` is deprecated; use \`stages\` (a list) instead`);
     }
+    warnOfPlainProxyPasswords();
     const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
     Object.assign(props, args, resourceUrnArg("runtask", "WorkspaceRunTask", name, opts));
     super(provider, name, props, opts, "runtask", "WorkspaceRunTask");

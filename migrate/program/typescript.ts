@@ -70,7 +70,7 @@ export const TYPESCRIPT_TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
-/** The SDK modules the program needs installed to run. */
-export function sdkModules(program: Program): string[] {
-  return [...new Set(program.resources.map((r) => SDKS[r.type.split(":")[0]].module))].sort();
+/** The SDK modules a program of resources of `types` needs installed to run. */
+export function sdkModules(types: readonly string[]): string[] {
+  return [...new Set(types.map((type) => SDKS[type.split(":")[0]].module))].sort();
 }

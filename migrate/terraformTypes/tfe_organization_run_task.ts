@@ -7,6 +7,7 @@ import { Attributes, missingId, put, type Mapped, type MappedResource, type Type
  * plugin framework after (`description` defaulting to `""`), `hmac_key_wo` (write-only, never stored) from v0.65.0,
  * `hmac_key_wo_version` from v0.75.0. `hmac_key` holds the key Terraform last sent, in plain text: the service never
  * returns it. With `hmac_key_wo_version` set the key went write-only, `hmac_key` is `""`, and the key is unknown here.
+ * An empty `hmac_key` otherwise says no more: no key, or a task Terraform imported (its import sets `""`).
  */
 export const tfeOrganizationRunTask: TypeMapping = {
   terraformType: "tfe_organization_run_task",
@@ -59,6 +60,15 @@ export const tfeOrganizationRunTask: TypeMapping = {
         input: "hmacKey",
         attribute: "hmac_key_wo",
         whileUnset: "the task keeps the key it has: an update sends the key only when the program's changes",
+      });
+    }
+    if (!key && typeof woVersion !== "number") {
+      mapped.notCarried.push({
+        attribute: "hmac_key",
+        why:
+          "empty in Terraform's state: the task has no key, or Terraform imported it (an import never reads the key, which the " +
+          "service never returns). The task keeps whatever key it has; to manage one, set it as a secret in the stack config and " +
+          "give it as hmacKey in the program, and the next `pulumi up` sends it",
       });
     }
     mapped.notCarried.push(...a.unknownWithValues());

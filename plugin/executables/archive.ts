@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { create, list } from "tar";
 import type { Platform } from "./platform";
@@ -40,4 +40,23 @@ export async function archiveEntries(archive: string): Promise<{ path: string; m
 /** A file's SHA-256, hex. */
 export function sha256(file: string): string {
   return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+/** The checksums file beside the archives, named as releases of Pulumi's providers and of most tools name theirs. */
+export const CHECKSUMS_FILE = "SHA256SUMS";
+
+/**
+ * Writes `SHA256SUMS` into `dir`: the SHA-256 of every plugin archive there, one line each in the form `sha256sum`
+ * writes and `sha256sum --check` (or `shasum -a 256 --check`) reads, `<hex>  <name>`, sorted by name. Written beside
+ * and renamed, as an archive is. Returns its path.
+ */
+export function writeChecksums(dir: string): string {
+  const archives = readdirSync(dir)
+    .filter((f) => /^pulumi-resource-.+\.tar\.gz$/.test(f))
+    .sort();
+  const file = join(dir, CHECKSUMS_FILE);
+  const partial = join(dir, `.${CHECKSUMS_FILE}.${process.pid}`);
+  writeFileSync(partial, archives.map((a) => `${sha256(join(dir, a))}  ${a}\n`).join(""));
+  renameSync(partial, file);
+  return file;
 }

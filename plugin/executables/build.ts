@@ -1,14 +1,15 @@
 /**
  * `npm run plugins`: the provider plugins as standalone executables (no Node.js needed to run them), each packed as
- * Pulumi packs a provider, `pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`, into dist/plugins/. Progress goes
- * to stderr; each archive's path, one a line, to stdout last. An archive whose inputs have not changed since it was
+ * Pulumi packs a provider, `pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`, into dist/plugins/, with the
+ * checksums of the folder's archives beside them (`SHA256SUMS`). Progress goes to stderr; each archive's path, one a
+ * line, to stdout last. An archive whose inputs have not changed since it was
  * made (the bundled script, with the version and schema in it; the Node.js binary; this build) is reused.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { repositoryRoot } from "../../toolchain/repository";
-import { archiveName, packArchive, sha256 } from "./archive";
+import { archiveName, CHECKSUMS_FILE, packArchive, sha256, writeChecksums } from "./archive";
 import { bundlePlugin, bundleSeaMain } from "./bundle";
 import { hostPlatform, parsePlatform, platformName, executableName, type Platform } from "./platform";
 import { baseBinaryFor, makeSingleExecutable, type BaseBinary } from "./singleExecutable";
@@ -18,7 +19,8 @@ export const PLUGINS = ["snapshot", "runtask"] as const;
 export const USAGE = `Usage: npm run plugins [-- options]
 
 Builds the provider plugins snapshot and runtask as standalone executables and packs each as
-dist/plugins/pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz, reusing an archive whose inputs have not changed.
+dist/plugins/pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz, reusing an archive whose inputs have not changed,
+and writes the checksums of every archive of that folder beside them (SHA256SUMS, as sha256sum --check reads it).
 Prints each archive's path, one a line, last.
 
   --target <os>-<arch>  the platform to build for: linux-amd64, linux-arm64, darwin-amd64, darwin-arm64 or
@@ -125,6 +127,8 @@ export async function buildPlugins(options: BuildOptions, root: string, log: (li
     log(`${plugin}: ${shown}, ${mb(statSync(archive).size)}, in ${Math.round((Date.now() - started) / 1000)} s`);
     archives.push(archive);
   }
+  const checksums = writeChecksums(out);
+  log(`checksums of the archives in ${relative(process.cwd(), checksums) || checksums} (sha256sum --check ${CHECKSUMS_FILE})`);
   return archives;
 }
 

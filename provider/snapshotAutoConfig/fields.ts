@@ -3,6 +3,7 @@ import { DOT_SEGMENT_REASON, nonEmptyString, notDotSegment, wholeNumber } from "
 import { defineTable, t, value, type Field, type ValueType } from "../table/field";
 import { parseInterval } from "./interval";
 import { CLOUD_B_AUTH_MODES, STORAGE_TYPES, type StorageType } from "./storageTypes";
+import { jsonEqual } from "../common/jsonEqual";
 import { isUnknown } from "../common/unknown";
 import { checkByTable, type CheckContext, type CheckResult, type Rule } from "../table/check";
 import { diffByTable, outcomeOf, type DiffDetail, type DiffOutcome } from "../table/diff";
@@ -129,13 +130,17 @@ export const kmsOrServerSideEncryption: Rule = ({ values }) =>
     : [];
 
 /**
- * A setting the service would ignore silently given another one's value: refused, so that the program says only
- * what holds. `holds` answers undefined while the other value is unknown (preview), and the rule then waits.
+ * A setting the service would ignore silently given another one's value: refused where the program sets it so, so
+ * that a program says only what holds. The spec allows it, though, and a configuration the service holds that way
+ * (adopted, imported, moved from Terraform) is described as it is: the same value, ignored the same way in the old
+ * inputs, passes. `holds` answers undefined while the other value is unknown (preview), and the rule then waits.
  */
 function ignoredUnless(setting: string, holds: (values: Record<string, unknown>) => boolean | undefined, reason: string): Rule {
-  return ({ values }) => {
+  return ({ values, olds }) => {
     if (values[setting] === undefined || isUnknown(values[setting])) return [];
-    return holds(values) === false ? [{ property: setting, reason }] : [];
+    if (holds(values) !== false) return [];
+    const heldSo = olds[setting] !== undefined && jsonEqual(olds[setting], values[setting]) && holds(olds) === false;
+    return heldSo ? [] : [{ property: setting, reason }];
   };
 }
 

@@ -4,6 +4,7 @@ import type { RunTaskInclude, RunTaskRecord, RunTaskWorkspace } from "../../prov
 import type { WorkspaceTaskRecord } from "../../provider/workspaceRunTask/record";
 import { programConfig } from "../programConfig";
 import { whenSourcesExist, type OutputArgs } from "./outputArgs";
+import { asProgramFailure } from "./programFailure";
 
 export type { RunTaskRecord as RunTaskInfo, WorkspaceTaskRecord as WorkspaceRunTaskInfo, RunTaskInclude, RunTaskWorkspace };
 
@@ -15,7 +16,7 @@ export type ListWorkspaceRunTasksArgs = { workspaceId: string };
 
 /** A run task by id, or by name in an organization (all pages are searched). Fails when there is none. */
 export function getRunTask(args: GetRunTaskArgs): Promise<RunTaskRecord> {
-  return core.getRunTask(args, programConfig);
+  return asProgramFailure(() => core.getRunTask(args, programConfig));
 }
 
 /** `getRunTask` of arguments that may be Outputs (another resource's, say): its result as an Output. */
@@ -25,7 +26,7 @@ export function getRunTaskOutput(args: pulumi.Input<OutputArgs<GetRunTaskArgs>>)
 
 /** Every run task of the organization, following every page. `include` as the service takes it. */
 export function listRunTasks(args: ListRunTasksArgs = {}): Promise<RunTaskRecord[]> {
-  return core.listRunTasks(args, programConfig);
+  return asProgramFailure(() => core.listRunTasks(args, programConfig));
 }
 
 /** `listRunTasks` of arguments that may be Outputs: its result as an Output. */
@@ -35,7 +36,7 @@ export function listRunTasksOutput(args: pulumi.Input<OutputArgs<ListRunTasksArg
 
 /** The association of a task with a workspace. Fails when the task is not attached there. */
 export function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs): Promise<WorkspaceTaskRecord> {
-  return core.getWorkspaceRunTask(args, programConfig);
+  return asProgramFailure(() => core.getWorkspaceRunTask(args, programConfig));
 }
 
 /** `getWorkspaceRunTask` of arguments that may be Outputs (a `RunTask`'s id, say): its result as an Output. */
@@ -45,7 +46,7 @@ export function getWorkspaceRunTaskOutput(args: pulumi.Input<OutputArgs<GetWorks
 
 /** Every run task association of a workspace, following every page. */
 export function listWorkspaceRunTasks(args: ListWorkspaceRunTasksArgs): Promise<WorkspaceTaskRecord[]> {
-  return core.listWorkspaceRunTasks(args, programConfig);
+  return asProgramFailure(() => core.listWorkspaceRunTasks(args, programConfig));
 }
 
 /** `listWorkspaceRunTasks` of arguments that may be Outputs: its result as an Output. */

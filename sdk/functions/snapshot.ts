@@ -3,6 +3,7 @@ import { getSnapshotStatus as getStatus, listSnapshotAutoConfigs as listConfigs 
 import type { SnapshotStatus } from "../../provider/snapshotAutoConfig/status";
 import { programConfig } from "../programConfig";
 import { whenSourcesExist, type OutputArgs } from "./outputArgs";
+import { asProgramFailure } from "./programFailure";
 
 export type { SnapshotStatus };
 
@@ -10,7 +11,7 @@ export type GetSnapshotStatusArgs = { name: string };
 
 /** The snapshot status of a configuration; fails when no configuration has that name. */
 export function getSnapshotStatus(args: GetSnapshotStatusArgs): Promise<SnapshotStatus> {
-  return getStatus(args, programConfig);
+  return asProgramFailure(() => getStatus(args, programConfig));
 }
 
 /** `getSnapshotStatus` of arguments that may be Outputs (a `SnapshotAutoConfig`'s name, say): its result as an Output. */
@@ -20,7 +21,7 @@ export function getSnapshotStatusOutput(args: pulumi.Input<OutputArgs<GetSnapsho
 
 /** Names of every automated snapshot configuration (empty when there are none). */
 export function listSnapshotAutoConfigs(): Promise<string[]> {
-  return listConfigs(programConfig);
+  return asProgramFailure(() => listConfigs(programConfig));
 }
 
 /** `listSnapshotAutoConfigs`, its result as an Output. */

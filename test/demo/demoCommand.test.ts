@@ -130,7 +130,16 @@ test("--help lists the flags", async () => {
   const help = await run(process.execPath, ["dist/demo/main.js", "--help"], process.env);
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/^Usage: npm run demo/);
-  for (const flag of ["--keep", "--real", "--verbose", "--program <dir>", "--stack <name>", "--config <key=value>", "--secret <key=value>"]) {
+  for (const flag of [
+    "--keep",
+    "--real",
+    "--proxy <url>",
+    "--verbose",
+    "--program <dir>",
+    "--stack <name>",
+    "--config <key=value>",
+    "--secret <key=value>",
+  ]) {
     expect(help.stdout).toContain(flag);
   }
 });

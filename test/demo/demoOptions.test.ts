@@ -59,6 +59,19 @@ describe("the command line", () => {
     expect(() => latency(["--program", ".", "--real", "--latency", "10"])).toThrow("--latency slows the emulator, which --real does not use");
   });
 
+  test("--proxy: an http:// or https:// proxy URL, checked as the providers check one, never repeated in a message", () => {
+    const proxy = (argv: string[]) => {
+      const command = parseDemoArguments(argv, {});
+      return command.kind === "run" ? command.options.proxy : undefined;
+    };
+    expect(proxy(["--proxy", "http://me:p%40ss@127.0.0.1:3128"])).toBe("http://me:p%40ss@127.0.0.1:3128");
+    expect(proxy(["--program", ".", "--real", "--proxy", " https://proxy.corp.example:443 "])).toBe("https://proxy.corp.example:443");
+    expect(() => proxy(["--proxy", "socks5://me:secret-pw@127.0.0.1:1080"])).toThrow(
+      "--proxy names a socks5:// proxy, and only http:// and https:// proxies are supported",
+    );
+    expect(() => proxy(["--proxy", "socks5://me:secret-pw@127.0.0.1:1080"])).not.toThrow(/secret-pw/);
+  });
+
   test("--stack, --config and --secret go with --program", () => {
     expect(() => parseDemoArguments(["--config", "a=b"], {})).toThrow("--config go with --program <dir>");
     expect(() => parseDemoArguments(["--program", ".", "--config", "novalue"], {})).toThrow('--config takes key=value, not "novalue"');

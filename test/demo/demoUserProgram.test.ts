@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startProxyProcess, type ProxyProcess } from "../../bench/proxyProcess";
 import { startEmulator, type EmulatorData } from "../../emulator";
 import { npmCli, pathWithoutPulumi, REPO, run, type CommandResult, type SignalOn } from "../support/demoCommand";
 import { testEngine } from "../support/engine/engineStack";
@@ -28,13 +29,19 @@ const env = {
   RUNTASK_TOKEN: "not-this-one",
 };
 
-beforeAll(() => {
+/** A proxy that asks for credentials, which `--proxy` names: the user's own proxy set-up, tried against the emulator. */
+let proxy: ProxyProcess;
+const PROXY_PASSWORD = "demo-proxy-canary-5Tq8";
+
+beforeAll(async () => {
   testEngine();
   parent = mkdtempSync(join(tmpdir(), "own-program-"));
+  proxy = await startProxyProcess({ auth: { user: "me", password: PROXY_PASSWORD } });
 });
 
-afterAll(() => {
+afterAll(async () => {
   rmSync(parent, { recursive: true, force: true });
+  await proxy?.close();
   console.log(timings.join("\n"));
 });
 
@@ -159,24 +166,31 @@ describe("a TypeScript program, edited between runs", () => {
     // As the README has it: through npm, the directory relative to where the user stands (npm runs the script in
     // the repository and says where it was started in INIT_CWD).
     const started = Date.now();
+    // The user's proxy settings of the services in the environment, which would reach no emulator (nothing listens
+    // there), and a proxy of their own for the emulator's requests, with credentials.
     first = await run(
       process.execPath,
-      [npmCli(), "run", "--silent", "--prefix", REPO, "demo", "--", "--program", "./my-platform", "--keep", "--secret", `hmacKey=${HMAC}`],
-      env,
+      [
+        npmCli(),
+        ...["run", "--silent", "--prefix", REPO, "demo", "--", "--program", "./my-platform", "--keep", "--secret", `hmacKey=${HMAC}`],
+        ...["--proxy", proxy.url],
+      ],
+      { ...env, RUNTASK_PROXY_ADDR: "http://127.0.0.1:9", HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9" },
       { cwd: parent },
     );
     timings.push(`TypeScript, first run (npm, with the build): ${((Date.now() - started) / 1000).toFixed(1)}s`);
     if (first.code !== 0) console.error(first.stdout, first.stderr);
   });
 
-  test("the first run: the project read from where the user stands, its console.log shown, the function unknown in the preview, the deprecation warned of, created", () => {
+  test("the first run: the project read from where the user stands, its console.log shown, the function unknown in the preview, the deprecation warned of, created; every request through --proxy, the environment's proxies left out, as it says", async () => {
     expect(first.code).toBe(0);
     expectInOrder(first.stdout, [
       `pulumi-snapshot-runtask: the program in ${dir} (project my-platform, stack dev)`,
       `  state: ${join(dir, ".pulumi-demo")} (--keep)`,
       "  services: the emulator at http://127.0.0.1:",
       "    organization acme: workspaces ws-Abc123Def456Ghi7",
-      "    in place of the stack's runtask:address (--real uses them)",
+      "    in place of the stack's runtask:address, and of the environment's SERVICE_ADDR, SERVICE_TOKEN, RUNTASK_ADDR, RUNTASK_TOKEN, RUNTASK_PROXY_ADDR (--real uses them)",
+      `    proxy: every request to the emulator goes through 127.0.0.1:${proxy.port} (--proxy)`,
       "== preview",
       "hello from my-platform",
       "+ pulumi-nodejs:dynamic/runtask:RunTask: (create)",
@@ -195,6 +209,10 @@ describe("a TypeScript program, edited between runs", () => {
       "The demo ran to the end.",
     ]);
     expect(first.stdout + first.stderr).not.toContain(HMAC);
+    expect(first.stdout + first.stderr).not.toContain(PROXY_PASSWORD);
+    // The emulator's every request went to the proxy (its address is plain HTTP: forwarded, not tunnelled).
+    const forwarded = Object.entries((await proxy.counts()).forward).filter(([request]) => request.includes(" http://127.0.0.1:"));
+    expect(forwarded.length).toBeGreaterThan(0);
     expect(readFileSync(join(dir, ".pulumi-demo/.gitignore"), "utf8")).toBe("*\n");
     const held = keptData(dir);
     expect(held.runTask.tasks.map((t) => [t.organization, t.name, t.url])).toEqual([["acme", "scanner", "https://hooks.example.com/scan"]]);
@@ -240,6 +258,37 @@ describe("a TypeScript program, edited between runs", () => {
     );
     expect(result.stdout).not.toContain("== preview");
     expect(readFileSync(join(dir, ".pulumi-demo/emulator.json"), "utf8")).toBe(before);
+  });
+
+  test("a function whose call the proxy refuses: the demo fails with its message, once, with no stack, and keeps nothing", async () => {
+    const own = write("my-function", {
+      "Pulumi.yaml": "name: my-function\nruntime: nodejs\n",
+      "index.ts":
+        'import { listRunTasks } from "pulumi-snapshot-runtask";\n\nexport const names = listRunTasks().then((tasks) => tasks.map((t) => t.name));\n',
+    });
+    const refused = proxy.url.replace(PROXY_PASSWORD, "not-the-password");
+    const result = await demo("TypeScript, a function the proxy refuses", [
+      "--program",
+      own,
+      "--config",
+      "runtask:organization=acme",
+      "--proxy",
+      refused,
+    ]);
+    expect(result.code).toBe(1);
+    expectPlainOutput(result);
+    const message = `(from runtask:proxy) refused its credentials (407 Proxy Authentication Required): check the user and password in runtask:proxy`;
+    expectInOrder(result.stdout, [
+      "== preview",
+      "The demo failed: run task service: GET /organizations/acme/tasks",
+      message,
+      "The demo did not complete.",
+    ]);
+    expect(result.stdout.split(message)).toHaveLength(2);
+    expect(result.stdout + result.stderr).not.toMatch(
+      /Unhandled exception|SnapshotRunTaskError|ServiceError|\n\s+at |PromiseRejectionHandledWarning/,
+    );
+    expect(existsSync(join(own, ".pulumi-demo"))).toBe(false);
   });
 
   test("a run without --keep destroys the stack and removes what was kept", async () => {

@@ -57,7 +57,18 @@ describe("docs/installation-configuration.md", () => {
       expect(lines).toContain(`pulumi plugin install resource ${name} ${VERSION} --server ${schema.pluginDownloadURL}`);
     }
     const fromFile = lines.filter((l) => l.includes("--file"));
-    expect(fromFile).toEqual([`pulumi plugin install resource runtask ${VERSION} --file pulumi-resource-runtask-v${VERSION}-linux-amd64.tar.gz`]);
+    expect(fromFile).toEqual(
+      ["snapshot", "runtask"].map(
+        (name) => `pulumi plugin install resource ${name} ${VERSION} --file pulumi-resource-${name}-v${VERSION}-linux-amd64.tar.gz`,
+      ),
+    );
+    // Checked: a download by its line of SHA256SUMS, the files before they are installed.
+    const archive = `pulumi-resource-runtask-v${VERSION}-linux-amd64.tar.gz`;
+    expect(lines).toContain(
+      `pulumi plugin install resource runtask ${VERSION} --server ${schemas.runtask.pluginDownloadURL} --checksum "$(grep ' ${archive}$' SHA256SUMS | cut -d ' ' -f 1)"`,
+    );
+    expect(lines).toContain("sha256sum --check --ignore-missing SHA256SUMS");
+    expect(lines).toContain("npm run plugins");
     for (const platform of PLATFORMS) expect(plugins).toContain(`\`${platform}\``);
     expect(plugins).toContain("`pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`");
     expect(plugins).toContain(`pluginDownloadURL: ${schemas.runtask.pluginDownloadURL}`);

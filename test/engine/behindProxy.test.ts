@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startProxyProcess, type ProxyProcess } from "../../bench/proxyProcess";
@@ -251,3 +251,54 @@ async function until(condition: () => boolean, timeoutMs = 300_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+// Last: its task stays at the emulator, which the file's other tests would take for one of theirs.
+test("dynamic resources with runtask:proxy and snapshot:proxy: a password in plain stack config is warned of, and is in the state as the warning says; set as a secret, neither; a function the proxy refuses fails with its message alone, no stack", async () => {
+  const stack = suite.stack("inline", "proxy-settings", {
+    config: { ...serviceConfig(), "runtask:proxy": proxy.url, "snapshot:proxy": proxy.url },
+    env: unresolvedEnv(),
+  });
+  const file = join(stack.programDir, "index.js");
+  writeFileSync(
+    file,
+    `const rt = require("pulumi-snapshot-runtask");
+module.exports = async () => {
+  const scanner = new rt.RunTask("proxied-scanner", { url: "https://hooks.example.com/scan" });
+  return { url: rt.getRunTaskOutput({ id: scanner.id }).url };
+};
+`,
+  );
+  stack.programModule(file);
+  const warnings = (run: EngineRun) => run.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message.trim());
+  const plainWarning = (key: string, variable: string) =>
+    `${key} holds a proxy password, and is not a secret of the stack config: the state records the stack config as it is, so it holds that ` +
+    `password in clear text. Set it as a secret (\`pulumi config set --secret ${key} <url>\`), or give ${variable} in the environment, which no state records`;
+
+  const plain = await stack.up();
+  expect(plain.error).toBeUndefined();
+  expect(warnings(plain)).toEqual([plainWarning("snapshot:proxy", "SERVICE_PROXY_ADDR"), plainWarning("runtask:proxy", "RUNTASK_PROXY_ADDR")]);
+  // As the warning says: the default provider's inputs, the whole stack config as it was.
+  expect(stack.state().text).toContain(encodeURIComponent(PASSWORD));
+  for (const form of PASSWORD_FORMS) expect(plain.output).not.toContain(form);
+
+  for (const key of ["runtask:proxy", "snapshot:proxy"]) expect((await stack.cli(["config", "set", "--secret", key, proxy.url])).code).toBe(0);
+  const secret = await stack.up();
+  expect(secret.error).toBeUndefined();
+  expect(warnings(secret)).toEqual([]);
+  expectNoPassword(stack, secret);
+
+  // A password the proxy refuses: the function's call fails, and its error is its message, wherever the SDK reports it.
+  const refusing = proxy.url.replace(encodeURIComponent(PASSWORD), "not-the-password");
+  expect((await stack.cli(["config", "set", "--secret", "runtask:proxy", refusing])).code).toBe(0);
+  const refused = await stack.up();
+  expect(refused.ok).toBe(false);
+  const errors = refused.diagnostics.filter((d) => d.severity === "error").map((d) => d.message.trim());
+  expect(errors.length).toBeGreaterThan(0);
+  expect(new Set(errors).size).toBe(1);
+  expect(errors[0]).toMatch(/^run task service: GET \/tasks\/task-\w+ failed \(the proxy 127\.0\.0\.1:\d+ answered 407 to CONNECT /);
+  expect(errors[0]).toContain(
+    `(from runtask:proxy) refused its credentials (407 Proxy Authentication Required): check the user and password in runtask:proxy`,
+  );
+  expect(refused.output).not.toMatch(/Unhandled exception|SnapshotRunTaskError|ServiceError|\n\s+at |PromiseRejectionHandledWarning/);
+  expect(opsByName(refused)).toMatchObject({ "proxied-scanner": "same" });
+});

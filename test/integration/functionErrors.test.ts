@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type Emulator, DEFAULT_RUNTASK_TOKEN } from "../../emulator";
 import { DEFAULT_SNAPSHOT_TOKEN } from "../../emulator/snapshot/service";
 import { hasCode, SnapshotRunTaskError } from "../../provider/common/errors";
@@ -35,6 +36,21 @@ describe("codes", () => {
     expect(err).toBeInstanceOf(SnapshotRunTaskError);
     expect(err.code).toBe("not_found");
     expect(err.message).toBe('getRunTask: no run task named "nope" in organization "emulator-org"');
+  });
+
+  test("the SDK's functions fail with the package's error, which Pulumi's SDK prints as a RunError: its message alone, no stack", async () => {
+    for (const call of [
+      () => getRunTask({ name: "nope" }),
+      () => getSnapshotStatus({ name: "nope" }),
+      () => listWorkspaceRunTasks({ workspaceId: "app-production" }),
+    ]) {
+      const err = await failure(call());
+      expect([err instanceof SnapshotRunTaskError, typeof err.code, pulumi.RunError.isInstance(err)]).toEqual([true, "string", true]);
+      // Not one of its own properties as a log or JSON shows them.
+      expect(Object.keys(err)).not.toContain("__pulumiRunError");
+    }
+    // The provider's own calls, which the plugins and the dynamic provider make, are left as they are.
+    expect(pulumi.RunError.isInstance(await failure(runTaskFunctions.getRunTask({ name: "nope" }, () => undefined)))).toBe(false);
   });
 
   test("getSnapshotStatus of a name no configuration has: not_found", async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../migrate/cli";
@@ -258,6 +258,16 @@ test("a project of another runtime is refused", async () => {
   writeFileSync(join(out, "Pulumi.yaml"), "name: mine\nruntime: nodejs\n");
   const run = await refusedWith(state(task()), [], out);
   expect(run.stderr).toContain(`is a project of runtime nodejs, not yaml; give --language to match it`);
+});
+
+test("--version prints the package's version", async () => {
+  let stdout = "";
+  const code = await main(
+    ["--version"],
+    (t) => (stdout += t),
+    () => undefined,
+  );
+  expect([code, stdout]).toEqual([0, `pulumi-snapshot-runtask ${JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")).version}\n`]);
 });
 
 test.each([

@@ -108,3 +108,72 @@ test("Terraform values the package refuses, settings not set, and objects not th
     }),
   ]);
 });
+
+test("a task is looked for in the organization Terraform's state names: deleted there, it is told from one the token cannot see, with Terraform's advice", async () => {
+  const { "runtask:organization": _, ...withoutOrganization } = emulatorStackConfig(emulator);
+  const [deleted] = planOf([taskResource("task-notthere0000002", { name: "deleted", url: "https://hooks.example.com/scan" })]);
+  const [elsewhere] = planOf([
+    taskResource("task-notthere0000003", { name: "elsewhere", url: "https://hooks.example.com/scan", organization: "no-such-org" }),
+  ]);
+  const { refusals } = await readAtServices([deleted, elsewhere], lookup(withoutOrganization));
+  expect(refusals[0].problem).toBe("the service no longer holds it (task-notthere0000002): it was deleted outside Terraform");
+  // The organization answers 404 too: gone, or hidden from the token. No stack holds it: no advice about one.
+  expect(refusals[1].problem).toContain('so does the task list of organization "no-such-org"');
+  expect(refusals[1].problem).toContain(
+    "If the organization is gone for certain, remove it from Terraform's state (`terraform state rm 'tfe_organization_run_task.scanner'`)",
+  );
+  expect(refusals.map((r) => `${r.problem} ${r.fix}`).join("\n")).not.toMatch(/pulumi state|RUNTASK_ORGANIZATION|runtask:organization/);
+});
+
+test("settings the spec allows though the service ignores them (a KMS key with KMS off, an account key with managed authentication) are read, not refused", async () => {
+  await tf.config("kms-off", {
+    interval: 3600,
+    file_prefix: "vault-snapshot",
+    path_prefix: "raft/",
+    storage_type: "cloudA-s3",
+    cloudA_s3_bucket: "snapshots",
+    cloudA_s3_region: "eu-west-1",
+    cloudA_s3_kms_key: "alias/left-over",
+  });
+  await tf.config("managed-blob", {
+    interval: 3600,
+    file_prefix: "vault-snapshot",
+    path_prefix: "eu/",
+    storage_type: "cloudB-blob",
+    cloudB_container_name: "raft",
+    cloudB_auth_mode: "managed",
+    cloudB_account_key: "left-over-account-key",
+  });
+  const [kmsOff, managed] = planOf([
+    {
+      ...configResource({
+        id: "kms-off",
+        name: "kms-off",
+        interval_seconds: 3600,
+        path_prefix: "raft/",
+        storage_type: "aws-s3",
+        aws_s3_bucket: "snapshots",
+        aws_s3_region: "eu-west-1",
+        aws_s3_enable_kms: false,
+        aws_s3_kms_key: "alias/left-over",
+      }),
+      name: "kms_off",
+    },
+    {
+      ...configResource({
+        id: "managed-blob",
+        name: "managed-blob",
+        interval_seconds: 3600,
+        path_prefix: "eu/",
+        storage_type: "azure-blob",
+        azure_container_name: "raft",
+        azure_auth_mode: "managed",
+        azure_account_key: "left-over-account-key",
+      }),
+      name: "managed_blob",
+    },
+  ]);
+  const { reads, refusals } = await readAtServices([kmsOff, managed], lookup(emulatorStackConfig(emulator)));
+  expect(refusals).toEqual([]);
+  expect([reads.get(kmsOff)!.drift, reads.get(managed)!.drift]).toEqual([[], []]);
+});

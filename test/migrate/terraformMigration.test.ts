@@ -7,6 +7,7 @@ import { engineSuite, scenarioEmulator } from "../support/engine/engineSuite";
 import { opsByName, type EngineStack } from "../support/engine/engineStack";
 import { AsTerraform, installPluginSdks, runCommand, type CommandRun } from "./support/asTerraform";
 import { nodejsLanguageHostOnPath } from "../../toolchain/pulumiEngine";
+import { Switchboard } from "../support/switchboard";
 
 /**
  * `pulumi-snapshot-runtask migrate terraform` through the real Pulumi engine, against the emulator, from states shaped
@@ -18,7 +19,8 @@ import { nodejsLanguageHostOnPath } from "../../toolchain/pulumiEngine";
  */
 jest.setTimeout(900_000);
 
-const suite = engineSuite();
+const calls = new Switchboard();
+const suite = engineSuite({ calls });
 let work: string;
 
 beforeAll(() => {
@@ -64,8 +66,9 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
   };
   let stack: EngineStack;
   let tf: AsTerraform;
+  let stateFile: string;
 
-  test("the command imports every object, writes the program, and its preview shows no change", async () => {
+  beforeAll(async () => {
     tf = new AsTerraform(suite.emulator);
     await tf.task("scanner", { name: "scanner", url: "https://hooks.example.com/scan", hmacKey: SECRETS.scannerHmacKey });
     await tf.task("legacy", {
@@ -86,6 +89,8 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
       cloudA_s3_region: "eu-west-1",
       cloudA_access_key_id: SECRETS.offsiteCloudAAccessKeyId,
       cloudA_secret_access_key: SECRETS.offsiteCloudASecretAccessKey,
+      // Set once, then KMS turned off: the spec allows it, the service ignores it.
+      cloudA_s3_kms_key: "alias/left-over",
     });
     await tf.config("nightly", {
       interval: 3600,
@@ -95,13 +100,51 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
       storage_type: "local",
       local_max_space: 1073741824,
     });
-    const stateFile = join(work, "sdk-era.tfstate");
+    stateFile = join(work, "sdk-era.tfstate");
     writeFileSync(stateFile, tf.state("tfe-0.53-vault-5.9.tfstate.json", SECRETS));
 
     // The user's project: the stack and its settings (the services' addresses and tokens), no program yet.
     stack = suite.stack("yaml", "tf-sdk-era");
     stack.yamlProgram("");
     expect((await stack.preview()).ok).toBe(true);
+  });
+
+  test("an object the import cannot read (taken from the token between the command's read and the import): the run fails, puts the stack, its config and the project back as they were, and says that Terraform still manages every object", async () => {
+    const scanner = `/api/v2/tasks/${tf.ids["task:scanner"]}`;
+    let reads = 0;
+    calls.answers.push((req) =>
+      req.method === "GET" && req.path === scanner && ++reads > 1
+        ? { status: 404, contentType: "application/vnd.api+json", body: { errors: [{ status: "404", title: "not found" }] } }
+        : undefined,
+    );
+    const files = filesUnder(stack.programDir);
+    const resources = stack.state().resources;
+    suite.emulator.requests.reset();
+
+    const run = await migrate(stack, [stateFile, "--stack", "dev", "--out", stack.programDir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("the migration failed: `pulumi import --file` failed:");
+    expect(run.stderr).toContain("Nothing was migrated: stack dev, its config and the project's files are as they were before the run.");
+    expect(run.stderr).toContain(
+      "Terraform still manages every object of the state: run no `terraform state rm` and add no `removed` block for them.",
+    );
+    expect(run.stdout).toContain("Did not migrate 6 Terraform object(s) to stack dev");
+    expect(run.stdout + run.stderr).not.toMatch(/terraform state rm '|removed \{|^Migrated/m);
+    const report = JSON.parse(readFileSync(join(stack.programDir, "migration-report.json"), "utf8"));
+    expect([report.outcome, report.takenBack, report.terraformSide.stateRm, report.terraformSide.removedBlocks]).toEqual([
+      "failed",
+      { done: true, problems: [] },
+      [],
+      "",
+    ]);
+    // As before the run: its files (the stack's settings among them), the stack's state, the services.
+    expect(filesUnder(stack.programDir).filter(([f]) => !f.endsWith("migration-report.json"))).toEqual(files);
+    expect(stack.state().resources).toEqual(resources);
+    expect(suite.emulator.requests.writes()).toBe(0);
+    expectNoPlainSecret(SECRETS, stack, run);
+  });
+
+  test("the command imports every object, writes the program, and its preview shows no change", async () => {
     suite.emulator.requests.reset();
 
     const run = await migrate(stack, [stateFile, "--stack", "dev", "--out", stack.programDir]);
@@ -136,6 +179,13 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
     expect(report.resources.find((r: any) => r.name === "scanner").secrets).toEqual([
       { argument: "hmacKey", configKey: "scannerHmacKey", from: "terraform state" },
     ]);
+    // An empty key: none, or a task Terraform imported without it. The report says so.
+    expect(report.resources.find((r: any) => r.name === "legacy").notCarried).toEqual([
+      { attribute: "hmac_key", why: expect.stringContaining("the task has no key, or Terraform imported it") },
+    ]);
+    expect(report.outcome).toBe("migrated");
+    expect(run.stdout).toContain("Migrated 6 Terraform object(s) to stack dev");
+    expect(run.stdout).toContain("The `terraform state rm` commands:\n  terraform state rm 'tfe_organization_run_task.scanner'\n");
     expect(report.terraformSide.stateRm).toContain("terraform state rm 'tfe_workspace_run_task.scanner_on[1]'");
     expect(report.terraformSide.removedBlocks).toContain(
       "removed {\n  from = tfe_workspace_run_task.scanner_on\n\n  lifecycle {\n    destroy = false\n  }\n}",
@@ -146,10 +196,12 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
     expect(program).toContain("      taskId: ${scanner.id}\n");
     expect(program).toContain("      filePrefix: vault-snapshot\n");
     expect(program).toContain("      stages:\n        - pre_plan\n");
+    // A KMS key the service ignores, held so: carried as it is, and the provider takes it.
+    expect(program).toContain("      cloudAS3KmsKey: alias/left-over\n");
     expectNoPlainSecret(SECRETS, stack, run);
   });
 
-  test("then the program is same, an up sends nothing, the service holds what it held; a second run is refused", async () => {
+  test("then the program is same, an up sends nothing, the service holds what it held; a second run is refused, into this stack or another of the backend", async () => {
     const before = JSON.stringify([suite.emulator.runTask.tasks(), suite.emulator.runTask.workspaceTasks(), [...suite.emulator.snapshot.configs]]);
     const preview = await stack.preview();
     expect(Object.values(opsByName(preview)).every((op) => op === "same")).toBe(true);
@@ -176,6 +228,17 @@ describe("a tfe v0.53 and vault v5.9 state (plugin SDK era), a service that echo
       ),
     ]);
     expect(existsSync(elsewhere)).toBe(false);
+    // Into another stack of the backend (another project's): refused too, naming the stack that manages the objects.
+    const second = join(work, "second-stack");
+    const other = await migrate(stack, [join(work, "sdk-era.tfstate"), "--stack", "prod", "--out", second, "--project", "tf-second"]);
+    expect([other.code, other.stdout]).toEqual([2, ""]);
+    expect(other.stderr).toContain(
+      "tfe_organization_run_task.scanner: stack organization/tf-sdk-era/dev of the backend holds its object already (urn:pulumi:dev::tf-sdk-era::runtask:index:RunTask::scanner)",
+    );
+    expect(other.stderr.split("\n").filter((l) => l.includes("stack organization/tf-sdk-era/dev of the backend holds"))).toHaveLength(6);
+    expect(existsSync(second)).toBe(false);
+    const stacks = JSON.parse((await stack.cli(["stack", "ls", "--all", "--json", "-Q"], { stack: false })).stdout).map((s: any) => s.name);
+    expect(stacks).toEqual(["organization/tf-sdk-era/dev"]);
     expect(filesUnder(stack.programDir)).toEqual(files);
     expect(stack.state().text).toBe(state);
   });
@@ -265,8 +328,11 @@ describe("a tfe v0.75 and vault v5.10 state (plugin framework era: write-only ke
     emulator.requests.reset();
     const run = await migrate(stack, [file, "--stack", "dev", "--out", stack.programDir]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("tfe_organization_run_task.gone: reading it at the service failed");
-    expect(run.stderr).toContain("terraform state rm 'tfe_organization_run_task.gone'");
+    // Looked for in the organization the state names (the settings name none): gone, told from hidden.
+    expect(run.stderr).toContain(
+      "tfe_organization_run_task.gone: the service no longer holds it (task-goneGONEgone0001): it was deleted outside Terraform; run `terraform state rm 'tfe_organization_run_task.gone'`",
+    );
+    expect(run.stderr).not.toMatch(/RUNTASK_ORGANIZATION|pulumi state delete/);
     expect(emulator.requests.writes()).toBe(0);
     expect(readdirSync(stack.programDir)).toEqual([]);
     expect(stack.state().text).toBe("");
@@ -340,6 +406,7 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
   let stack: EngineStack;
   let tf: AsTerraform;
   let state: string;
+  let host: string;
 
   beforeAll(async () => {
     emulator = await emulatorAnswering("masked");
@@ -365,7 +432,7 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
     state = tf.state("tfe-0.65-vault-5.10.show.json", SECRETS);
     // A TypeScript project as its user has it: the plugins' SDKs installed, and the CLI with its Node.js language host.
     installPluginSdks(suite.project.dir, join(__dirname, "../.."));
-    const host = nodejsLanguageHostOnPath(join(work, "language-host"));
+    host = nodejsLanguageHostOnPath(join(work, "language-host"));
     stack = suite.stack("yaml", "tf-show-ts", {
       config: {},
       env: { ...settingsEnv(emulator), PATH: `${host}${delimiter}${process.env.PATH ?? ""}` },
@@ -374,6 +441,26 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
 
   afterAll(() => emulator?.close());
 
+  test("on a PATH without the Node.js language host, and the SDKs not where the program goes, the command is refused before anything is made", async () => {
+    const out = join(work, "no-language-host");
+    const path = stack.env.PATH!.split(delimiter).filter((dir) => dir !== host);
+    emulator.requests.reset();
+    const run = await runCommand(
+      join(suite.project.binDir, "pulumi-snapshot-runtask"),
+      ["migrate", "terraform", "-", "--stack", "dev", "--out", out, "--language", "typescript", "--leave-others"],
+      { cwd: work, env: { ...stack.env, PATH: path.join(delimiter) }, input: state },
+    );
+    expect([run.code, run.stdout]).toEqual([2, ""]);
+    expect(run.stderr).toContain("the migration was refused; nothing was made or written:\n");
+    expect(run.stderr).toContain("has no Node.js language host: no `pulumi-language-nodejs` on PATH, beside the CLI or in its plugin cache");
+    expect(run.stderr).toContain(
+      `the TypeScript program needs pulumi-snapshot-runtask-runtask and pulumi-snapshot-runtask-snapshot, which do not resolve from ${out}`,
+    );
+    expect(existsSync(out)).toBe(false);
+    expect(stack.state().text).toBe("");
+    expect(emulator.requests.writes()).toBe(0);
+  });
+
   test("a dry run reads, writes the program with import options and the report, and makes no stack", async () => {
     const dry = join(work, "dry-run");
     emulator.requests.reset();
@@ -381,7 +468,11 @@ describe("a tfe v0.65 and vault v5.10 `terraform show -json` on standard input, 
     expect([run.code, run.stderr]).toEqual([0, ""]);
     expect(emulator.requests.writes()).toBe(0);
     const report = JSON.parse(readFileSync(join(dry, "migration-report.json"), "utf8"));
-    expect([report.dryRun, report.preview.ran]).toEqual([true, false]);
+    expect([report.dryRun, report.outcome, report.preview.ran, report.terraformSide.stateRm]).toEqual([true, "dry run", false, []]);
+    // The SDKs do not resolve from that folder: a run there would be refused, and the dry run says so.
+    expect(report.wouldRefuse).toEqual([expect.objectContaining({ problem: expect.stringContaining("the TypeScript program needs") })]);
+    expect(run.stdout).toContain("A run without --dry-run would be refused, as things stand:\n  - the TypeScript program needs");
+    expect(run.stdout).not.toContain("terraform state rm '");
     expect(report.leftToTerraform).toEqual([{ address: "tfe_workspace.app", why: "type tfe_workspace is not one this command migrates" }]);
     expect(readFileSync(join(dry, "index.ts"), "utf8")).toContain(`}, { protect: true, import: "${tf.ids["task:scanner"]}" });`);
     expect(stack.state().text).toBe("");

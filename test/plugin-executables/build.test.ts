@@ -85,12 +85,25 @@ test("npm run plugins packs both plugins for this machine under Pulumi's names, 
 
   const again = await npmRunPlugins();
   expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: first.stdout });
-  expect(again.stderr.split("\n").filter(Boolean)).toEqual(
-    ["snapshot", "runtask"].map(
+  expect(again.stderr.split("\n").filter(Boolean)).toEqual([
+    ...["snapshot", "runtask"].map(
       (p) => `plugins: ${p} ${VERSION} for ${HOST}: nothing changed, reusing dist/plugins/pulumi-resource-${p}-v${VERSION}-${HOST}.tar.gz`,
     ),
-  );
+    "plugins: checksums of the archives in dist/plugins/SHA256SUMS (sha256sum --check SHA256SUMS)",
+  ]);
   expect(paths.map((p) => ({ sha: sha256(p), mtime: statSync(p).mtimeMs }))).toEqual(before);
+});
+
+test("beside the archives, SHA256SUMS: the checksum of each archive of the folder, which sha256sum --check confirms", () => {
+  const dir = join(REPO, "dist/plugins");
+  const lines = readFileSync(join(dir, "SHA256SUMS"), "utf8").split("\n").filter(Boolean);
+  // Other suites may build archives of their own into the folder meanwhile: this build's are among those listed.
+  const listed = lines.map((l) => l.slice(66));
+  expect(listed).toEqual(expect.arrayContaining(Object.values(first.archives).map((a) => basename(a))));
+  expect(listed).toEqual([...listed].sort());
+  expect(lines).toEqual(listed.map((a) => `${sha256(join(dir, a))}  ${a}`));
+  const check = spawnSync("sha256sum", ["--check", "SHA256SUMS"], { cwd: dir, encoding: "utf8" });
+  expect({ status: check.status, stdout: check.stdout }).toEqual({ status: 0, stdout: listed.map((a) => `${a}: OK\n`).join("") });
 });
 
 test("an archive holds the plugin's executable alone, at its root, executable, built for this machine", async () => {

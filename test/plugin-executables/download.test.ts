@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -116,6 +116,25 @@ test("pulumi plugin install --server fetches the archive of this platform from a
   expect(installedPlugins(home)).toEqual([`resource-runtask-v${VERSION}`]);
   const executable = join(home, "plugins", `resource-runtask-v${VERSION}`, "pulumi-resource-runtask");
   expect(spawnSync(executable, ["--version"], { env: { PATH: path.dir }, encoding: "utf8" }).stdout).toBe(`${VERSION}\n`);
+});
+
+test("pulumi plugin install --server --checksum checks the download against SHA256SUMS's line for its name: another archive's checksum is refused, and nothing installed", async () => {
+  const home = mkdtempSync(join(work, "home-"));
+  const env = fromPluginCache(offlineEngineEnv(testEngine(), { home, backend: work, passphrase: "unused" }), { path: path.dir, download: true });
+  const sums = readFileSync(join(REPO, "dist/plugins/SHA256SUMS"), "utf8");
+  const checksumOf = (name: string) => new RegExp(`^([0-9a-f]{64})  ${name.replace(/[.]/g, "\\.")}$`, "m").exec(sums)![1];
+  const server = `${base}/releases/download/v\${VERSION}`;
+
+  const wrong = await installPlugin(env, "runtask", VERSION, { server, checksum: checksumOf(assetOf("snapshot", VERSION)) });
+  expect(wrong.code).toBe(1);
+  expect(wrong.output).toContain(
+    `invalid checksum, expected ${checksumOf(assetOf("snapshot", VERSION))}, actual ${checksumOf(assetOf("runtask", VERSION))}`,
+  );
+  expect(existsSync(join(home, "plugins")) ? installedPlugins(home) : []).toEqual([]);
+
+  const right = await installPlugin(env, "runtask", VERSION, { server, checksum: checksumOf(assetOf("runtask", VERSION)) });
+  expect({ code: right.code, output: right.code === 0 ? "" : right.output }).toEqual({ code: 0, output: "" });
+  expect(installedPlugins(home)).toEqual([`resource-runtask-v${VERSION}`]);
 });
 
 test("a program whose plugins are not installed: the engine downloads them from where the program or the overrides point, installs them and runs them", async () => {

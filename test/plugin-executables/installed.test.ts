@@ -1,13 +1,16 @@
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { hostPlatform, platformName } from "../../plugin/executables/platform";
+import { offlineEngineEnv } from "../../toolchain/pulumiEngine";
+import { fencedBlocks, section } from "../support/markdownBlocks";
 import type { ConsumerProject } from "../../toolchain/consumerProject";
 import { repositoryRoot } from "../../toolchain/repository";
 import { EmulatorCommand } from "../support/emulatorCommand";
 import { EngineStack, opsByName, testEngine, type EngineRun } from "../support/engine/engineStack";
 import { LanguageProject, mustRun } from "../support/engine/languageProject";
-import { enginePathOnly, installPlugin, type PluginCache } from "../support/engine/pluginCache";
+import { enginePathOnly, fromPluginCache, installPlugin, type PluginCache } from "../support/engine/pluginCache";
 import { pluginArchives } from "../support/pluginArchives";
 import { pythonVenv } from "../support/pythonVenv";
 
@@ -71,6 +74,13 @@ async function install(env: NodeJS.ProcessEnv, plugin: string, version: string, 
   });
 }
 
+/** The plugins installed in a PULUMI_HOME, by their folders. */
+function installedIn(home: string): string[] {
+  return readdirSync(join(home, "plugins"))
+    .filter((f) => !/\.(lock|lastused|partial)$/.test(f))
+    .sort();
+}
+
 /** The plugin folders of a PULUMI_HOME the engine started an executable from since `forgetUse` (its `.lastused` marks). */
 function used(home: string): string[] {
   return readdirSync(join(home, "plugins"))
@@ -124,13 +134,45 @@ test("the PATH of these stacks holds the CLI and its YAML host alone: no Node.js
   expect((node.error as NodeJS.ErrnoException | undefined)?.code).toBe("ENOENT");
 });
 
+test("the installation page's commands for a machine without Node.js: the archives checked against SHA256SUMS, then installed by their own names; an archive that differs stops them before anything is installed", async () => {
+  const block = fencedBlocks(section(readFileSync(join(REPO, "docs/installation-configuration.md"), "utf8"), "## The provider plugins")).find((b) =>
+    b.code.includes("sha256sum --check"),
+  )!.code;
+  // The commands as the page gives them, for this machine's platform; a shell and sha256sum, and no Node.js, on PATH.
+  const commands = block.replaceAll("linux-amd64", platformName(hostPlatform()!));
+  const tools = mkdtempSync(join(work, "tools-"));
+  for (const tool of ["sh", "sha256sum"])
+    symlinkSync(execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(), join(tools, tool));
+  const folder = (name: string) => {
+    const dir = mkdtempSync(join(work, `${name}-`));
+    for (const file of [...Object.values(archives), join(REPO, "dist/plugins/SHA256SUMS")]) copyFileSync(file, join(dir, basename(file)));
+    return dir;
+  };
+  const runIn = (dir: string) => {
+    const home = mkdtempSync(join(work, "home-"));
+    const env = fromPluginCache(offlineEngineEnv(testEngine(), { home, backend: work, passphrase: "unused" }), { path: `${path.dir}:${tools}` });
+    const run = spawnSync("sh", ["-e", "-c", commands], { cwd: dir, env, encoding: "utf8" });
+    return { code: run.status, output: run.stdout + run.stderr, installed: existsSync(join(home, "plugins")) ? installedIn(home) : [] };
+  };
+
+  const checked = runIn(folder("release"));
+  expect(checked.code).toBe(0);
+  for (const archive of Object.values(archives)) expect(checked.output).toContain(`${basename(archive)}: OK`);
+  expect(checked.installed).toEqual([`resource-runtask-v${VERSION}`, `resource-snapshot-v${VERSION}`]);
+
+  // The snapshot archive under the runtask archive's name, as a mislabelled download would be.
+  const mislabelled = folder("mislabelled");
+  copyFileSync(archives.snapshot, join(mislabelled, basename(archives.runtask)));
+  const refused = runIn(mislabelled);
+  expect(refused.code).toBe(1);
+  expect(refused.output).toContain(`${basename(archives.runtask)}: FAILED`);
+  expect(refused.installed).toEqual([]);
+});
+
 test("a YAML program of the three resources, from the installed archives: preview, up, an up that writes nothing, an update, an import, destroy", async () => {
   const stack = yamlStack("executables-yaml");
   for (const plugin of ["runtask", "snapshot"]) await install(stack.env, plugin, VERSION, archives[plugin]);
-  expect(readdirSync(join(stack.home, "plugins")).filter((f) => !/\.(lock|lastused|partial)$/.test(f))).toEqual([
-    `resource-runtask-v${VERSION}`,
-    `resource-snapshot-v${VERSION}`,
-  ]);
+  expect(installedIn(stack.home)).toEqual([`resource-runtask-v${VERSION}`, `resource-snapshot-v${VERSION}`]);
   stack.yamlProgram(program("first"));
 
   await emulator.resetRequests();

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repositoryRoot } from "../../toolchain/repository";
 
@@ -54,6 +56,36 @@ test("nothing is published until the tests and every build passed; the GitHub re
   expect(release).toContain(
     'node scripts/release/githubRelease.js --tag "$GITHUB_REF_NAME" --notes release-notes.md --prerelease "${{ needs.prepare.outputs.prerelease }}" assets/*',
   );
+});
+
+test("the release's assets carry SHA256SUMS of the archives and the npm package, as the step writes it and sha256sum --check reads it", () => {
+  const step = jobs["github-release"].steps.find((s: any) => s.name === "Checksums of the assets").run as string;
+  const dir = mkdtempSync(join(tmpdir(), "release-checksums-"));
+  try {
+    const version = "1.2.3";
+    const assets = [`pulumi-resource-runtask-v${version}-linux-amd64.tar.gz`, `pulumi-resource-snapshot-v${version}-windows-amd64.tar.gz`];
+    mkdirSync(join(dir, "assets"));
+    mkdirSync(join(dir, "packages"));
+    for (const asset of assets) writeFileSync(join(dir, "assets", asset), `archive ${asset}`);
+    writeFileSync(join(dir, "packages", `pulumi-snapshot-runtask-${version}.tgz`), "package");
+    // The step as the runner runs it (bash), the workflow's expressions given their values.
+    execFileSync("bash", ["-e", "-c", step.replaceAll("${{ needs.prepare.outputs.version }}", version)], { cwd: dir });
+    const sums = readFileSync(join(dir, "assets/SHA256SUMS"), "utf8");
+    expect(
+      sums
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.slice(66)),
+    ).toEqual([...assets, `pulumi-snapshot-runtask-${version}.tgz`]);
+    expect(execFileSync("sha256sum", ["--check", "SHA256SUMS"], { cwd: join(dir, "assets"), encoding: "utf8" })).toBe(
+      [...assets, `pulumi-snapshot-runtask-${version}.tgz`].map((a) => `${a}: OK\n`).join(""),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // The step comes before the release is made from `assets/*`.
+  const names = jobs["github-release"].steps.map((s: any) => s.name);
+  expect(names.indexOf("Checksums of the assets")).toBeLessThan(names.indexOf("The GitHub release, with the plugins' archives the engine downloads"));
 });
 
 test("each registry gets its packages: npm (dist-tag by pre-release), PyPI, NuGet, Maven Central", () => {

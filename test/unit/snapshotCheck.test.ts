@@ -207,6 +207,22 @@ describe("checkSnapshotAutoConfig", () => {
     expect(checkSnapshotAutoConfig({ ...blob, cloudBAccountKey: "k", cloudBClientId: "id" }).failures).toEqual([]);
   });
 
+  test("a setting the service ignores, held so already (an adopted, imported or migrated configuration), passes; set or changed so, it is refused", () => {
+    const s3 = { name: "s", interval: 60, pathPrefix: "p", storageType: "cloudA-s3", cloudAS3Bucket: "b", cloudAS3Region: "r" };
+    const heldKey = { ...s3, cloudAS3KmsKey: "alias/k" };
+    expect(checkSnapshotAutoConfig(heldKey, {}, heldKey).failures).toEqual([]);
+    expect(checkSnapshotAutoConfig({ ...heldKey, cloudAS3KmsKey: "alias/other" }, {}, heldKey).failures.map((f) => f.property)).toEqual([
+      "cloudAS3KmsKey",
+    ]);
+    // KMS turned off by the program: the key it held is now one the service would ignore.
+    const withKms = { ...heldKey, cloudAS3EnableKms: true };
+    expect(checkSnapshotAutoConfig(heldKey, {}, withKms).failures.map((f) => f.property)).toEqual(["cloudAS3KmsKey"]);
+    const blob = { name: "b", interval: 60, pathPrefix: "p/", storageType: "cloudB-blob", cloudBContainerName: "c", cloudBAuthMode: "managed" };
+    const heldAccountKey = { ...blob, cloudBAccountKey: "k" };
+    expect(checkSnapshotAutoConfig(heldAccountKey, {}, heldAccountKey).failures).toEqual([]);
+    expect(checkSnapshotAutoConfig(heldAccountKey, {}, blob).failures.map((f) => f.property)).toEqual(["cloudBAccountKey"]);
+  });
+
   test("the name defaults to the resource's name on create, and to the name the resource has after (an import)", () => {
     const args = { interval: 60, pathPrefix: "/p", storageType: "local", localMaxSpace: 1 };
     expect(checkSnapshotAutoConfig(args, { resourceName: "nightly-config" }).inputs.name).toBe("nightly-config");

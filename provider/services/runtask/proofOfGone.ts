@@ -1,4 +1,5 @@
 import { hasCode, messageOf, SnapshotRunTaskError } from "../../common/errors";
+import { providerContext } from "../../context";
 import type { RunTaskEndpoints } from "./endpoints";
 import { LIST_READS, type ListResult } from "./client";
 import { relatedId, type ResourceObject } from "./jsonApi";
@@ -32,7 +33,7 @@ export async function requireTaskGone(api: RunTaskEndpoints, method: Verb, id: s
     throw notProvenGone(
       `${call}, and so does the task list of ${org}: the organization may have been deleted, and the task with it, or the token ` +
         `cannot see it (the spec names the Manage Run Tasks permission for an organization's run tasks). Check ${TOKEN_SETTING} and the ` +
-        `organization; the task is kept in the state. If the organization is gone for certain, ${FORGET_ADVICE}`,
+        `organization; the task is kept in the state. If the organization is gone for certain, ${forgetAdvice()}`,
     );
   }
   if (!list.items.some((t) => t.id === id)) {
@@ -120,10 +121,15 @@ async function workspaceList(api: RunTaskEndpoints, workspaceId: string, call: s
     throw notProvenGone(
       `${call}, and the run task list of ${ws} answers 404: the token cannot see the workspace, or the workspace was deleted, and the ` +
         `association with it. The association is kept in the state. Use a token that may see the workspace (it needs ` +
-        `${workspacePermission(workspaceId)}; ${TOKEN_SETTING}); or, if the workspace was deleted, ${FORGET_ADVICE}`,
+        `${workspacePermission(workspaceId)}; ${TOKEN_SETTING}); or, if the workspace was deleted, ${forgetAdvice()}`,
       err,
     );
   }
+}
+
+/** How to forget an object gone for certain that no answer proves gone: the caller's way, else a stack's. */
+function forgetAdvice(): string {
+  return providerContext().forgetAdvice ?? FORGET_ADVICE;
 }
 
 function workspacePermission(workspaceId: string): string {

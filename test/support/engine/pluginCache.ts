@@ -48,9 +48,9 @@ export function installPlugin(
   env: NodeJS.ProcessEnv,
   plugin: string,
   version: string,
-  from: { file: string } | { server: string },
+  from: ({ file: string } | { server: string }) & { checksum?: string },
 ): Promise<{ code: number; output: string }> {
-  const source = "file" in from ? ["--file", from.file] : ["--server", from.server];
+  const source = [...("file" in from ? ["--file", from.file] : ["--server", from.server]), ...(from.checksum ? ["--checksum", from.checksum] : [])];
   return new Promise((resolve) => {
     const child = spawn("pulumi", ["plugin", "install", "resource", plugin, version, ...source, "--non-interactive"], { env, cwd: tmpdir() });
     let output = "";
