@@ -10,7 +10,7 @@ import type { KeptStackShell } from "./keptStackShell";
 import type { StateFolder } from "./stateFolder";
 import { ADOPT_PENDING_CREATES } from "../provider/takeover/pendingCreates";
 import { stackLocks } from "./stoppedRun";
-import { adoptable, holderOf, pendingCreates, unrecordedPendingCreates, type PendingCreate } from "../provider/takeover/stackStates";
+import { adoptable, holderIn, pendingCreates, unrecordedPendingCreates, type PendingCreate } from "../provider/takeover/stackStates";
 
 type Automation = typeof import("@pulumi/pulumi/automation");
 
@@ -117,7 +117,7 @@ export class Deployment {
     for (const other of others) {
       const state = (await this.stack.workspace.exportStack(other.name)).deployment;
       for (const create of pending) {
-        const holder = holderOf(create, state);
+        const holder = holderIn(state, create)?.urn;
         if (holder && !held.has(create.urn)) held.set(create.urn, `${resourceName(holder)} of stack ${other.name.split("/").pop()}`);
       }
     }

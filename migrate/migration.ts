@@ -11,7 +11,8 @@ import { sdkModules, TYPESCRIPT_TSCONFIG, typescriptPackageJson, typescriptProgr
 import { yamlProject, yamlProjectWith, yamlReadsAsString } from "./program/yaml";
 import { runtimeOf, targetProject, type Language, type TargetProject } from "./project";
 import { executableOf, findCliPlugin } from "./cliPlugins";
-import { heldByOtherStacks, objectOf, type StackState } from "./objectHolders";
+import { heldByOtherStacks, stateObjectOf, type StackState } from "./objectHolders";
+import { holderIn, isPackageType } from "../provider/takeover/stackStates";
 import { OLDEST_CLI, PulumiCli, recentEnough, type ExportedState, type StateResource } from "./pulumiCli";
 import { MigrationRefused, type Refusal } from "./refusal";
 import { RunChanges } from "./takeBack";
@@ -243,7 +244,8 @@ async function check(options: MigrateOptions, env: NodeJS.ProcessEnv): Promise<C
       if (await cli.hasStack()) {
         stateBefore = await cli.exportText();
         if (project.existing) config = await cli.config();
-        refusals.push(...heldAlready(plan, (JSON.parse(stateBefore) as ExportedState).deployment?.resources ?? [], options.stack));
+        const { deployment } = JSON.parse(stateBefore) as ExportedState;
+        refusals.push(...heldAlready(plan, deployment, deployment?.resources ?? [], options.stack));
       }
     } catch (err) {
       throw new MigrationRefused([
@@ -336,28 +338,21 @@ async function otherStacksOf(cli: PulumiCli, project: string, stack: string): Pr
   return states;
 }
 
-/** The objects of this package's types a stack's state names, by object (`task:task-...`), with the URN naming each. */
-function heldAlready(plan: MigrationPlan, resources: StateResource[], stack: string): Refusal[] {
-  const held = new Map<string, string>();
-  const others: string[] = [];
-  for (const r of resources) {
-    if (r.type.startsWith("pulumi:")) continue;
-    const object = objectOf(r);
-    if (object) held.set(object, r.urn);
-    else others.push(r.urn);
-  }
+/** The objects of the plan that the stack's own state records already, and the resources of other programs it holds. */
+function heldAlready(plan: MigrationPlan, deployment: unknown, resources: StateResource[], stack: string): Refusal[] {
   const refusals: Refusal[] = plan.resources.flatMap((p) => {
-    const urn = held.get(p.mapped.object);
-    return urn
+    const holder = holderIn(deployment, { type: p.mapped.pulumiType, id: stateObjectOf(p).id });
+    return holder
       ? [
           {
             address: p.address,
-            problem: `stack ${stack} holds its object already (${urn})`,
+            problem: `stack ${stack} holds its object already (${holder.urn})`,
             fix: "leave it out of the state given: the stack manages it already",
           },
         ]
       : [];
   });
+  const others = resources.filter((r) => !r.type.startsWith("pulumi:") && !isPackageType(r.type)).map((r) => r.urn);
   if (others.length > 0) {
     refusals.push({
       problem: `stack ${stack} holds resources of another program (${others.join(", ")}); the migration writes the stack's program`,

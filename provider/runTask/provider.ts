@@ -61,6 +61,7 @@ async function foundInTheWay(
     id: found.id,
     identity: "the same `name` in one organization (a task's name is the resource's name where `name` is not given)",
     name: s.name,
+    inputs: s,
     holdsWhatWasSent: (sent) => isWhatWasSent(taskFromWire(found, {}), stateOf(sent)),
   });
   return takeOverTask(api, found, s, write, inputs);

@@ -97,6 +97,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
         id: state.name,
         identity: "the same `name` (a configuration's name is the resource's name where `name` is not given)",
         name: state.name,
+        inputs: state,
         holdsWhatWasSent: (sent) => holdsSettingsOf(existing, stateOf(sent)),
       });
     }

@@ -18,6 +18,8 @@ export interface ExistingObject {
   identity: string;
   /** The object's name at the service, where it has one (a configuration's, a task's): the example of a name per stack. */
   name?: string;
+  /** The create's inputs: the fields of its identity among them, by which another stack's pending create of it is told. */
+  inputs: Props;
   /**
    * Whether the object holds what a create was sent (`sent`: its inputs as a state keeps them, secrets encrypted):
    * the settings a read shows. The object was found as the only one of its identity (proof.ts).
@@ -90,12 +92,12 @@ export async function takenOverOrRefused(object: ExistingObject): Promise<void> 
   }
   let elsewhere: Awaited<ReturnType<typeof otherStacksHolding>>;
   try {
-    elsewhere = await otherStacksHolding(states, { type, id: object.id }, { stack, project });
+    elsewhere = await otherStacksHolding(states, { type, id: object.id, inputs: object.inputs }, { stack, project });
   } catch (err) {
     elsewhere = { holders: [], unread: [`the backend's stacks (listing them failed: ${messageOf(err)})`] };
   }
   if (elsewhere.holders.length > 0) {
-    const names = elsewhere.holders.map((h) => `stack "${h.stack}" (${h.urn})`).join(", ");
+    const names = elsewhere.holders.map((h) => `stack "${h.stack}" (${h.urn}${h.how === "creating" ? ", its create pending" : ""})`).join(", ");
     throw new SnapshotRunTaskError(
       "conflict",
       `${head}. It is managed by ${names} of this backend. ${ownPerStack(object)}; adopting it would make both manage it, and ` +

@@ -72,25 +72,38 @@ const IDENTITIES: Record<string, readonly string[]> = Object.fromEntries(
   }),
 );
 
+/** Whether a resource type is one of the package's (either route). */
+export function isPackageType(type: string): boolean {
+  return type in IDENTITIES;
+}
+
 /** Whether the create is of one of the package's resources, whose object the provider can take over. */
 export function adoptable(create: PendingCreate): boolean {
-  return create.type in IDENTITIES;
+  return isPackageType(create.type);
 }
 
 /**
- * The resource of an exported state (another stack's) that holds the object of `create`'s identity, if any: the
- * same kind, and the same value of each field of the identity that both give.
+ * What in an exported state holds an object of `type` (either route): a resource that records it, by its service id
+ * (`id`: a configuration's name, a `task-` id, a `wstask-` id; a resource's id is that, or `<workspace-id>/<wstask-id>`),
+ * or where the id is not known, by the fields of its identity (`inputs`: those its table marks `identity`, compared
+ * where both give them); else a create of that identity pending (`creating`), which that stack's next `up` takes over.
  */
-export function holderOf(create: PendingCreate, deployment: unknown): string | undefined {
-  const keys = IDENTITIES[create.type] ?? [];
-  const kind = create.type.slice(create.type.lastIndexOf(":"));
-  const resources = (deployment as ExportedState | undefined)?.resources ?? [];
-  return resources.find(
+export function holderIn(
+  deployment: unknown,
+  object: { type: string; id?: string; inputs?: Record<string, unknown> },
+): { urn: string; how: "recorded" | "creating" } | undefined {
+  const state = (deployment as ExportedState | undefined) ?? {};
+  const keys = IDENTITIES[object.type] ?? [];
+  const sameIdentity = (values: Record<string, unknown> | undefined) =>
+    object.inputs !== undefined && keys.every((k) => object.inputs?.[k] === undefined || values?.[k] === undefined || object.inputs[k] === values[k]);
+  const recorded = (state.resources ?? []).find(
     (r) =>
-      r.type in IDENTITIES &&
-      r.type.endsWith(kind) &&
-      keys.every((k) => create.inputs[k] === undefined || r.outputs?.[k] === undefined || create.inputs[k] === r.outputs[k]),
-  )?.urn;
+      sameKind(r.type, object.type) &&
+      (object.id !== undefined ? r.id === object.id || r.id?.endsWith(`/${object.id}`) === true : sameIdentity(r.outputs)),
+  );
+  if (recorded) return { urn: recorded.urn, how: "recorded" };
+  const creating = pendingCreates(deployment).find((p) => sameKind(p.type, object.type) && sameIdentity(p.inputs));
+  return creating && { urn: creating.urn, how: "creating" };
 }
 
 /** Whether two resource types are one kind of object: the same resource, through the dynamic provider or the plugins. */
@@ -116,26 +129,28 @@ export interface StackStates {
   export(stack: string): Promise<unknown>;
 }
 
-/** An object of the package, as the states name it: its resource type (either route) and its service id. */
+/** An object of the package, as the states name it: its resource type (either route), its service id, its identity. */
 export interface StateObject {
   type: string;
   id: string;
+  /** The fields of its identity (a create's inputs), by which another stack's pending create of it is told. */
+  inputs?: Record<string, unknown>;
 }
 
 /** Stacks of the backend read at most for one question: each read is a CLI run. */
 export const STACKS_READ_AT_MOST = 50;
 
 /**
- * The resources of the backend's stacks other than `except` (a stack's name as the URN gives it, and its project)
- * that hold the object, and the stacks whose states could not be read (or were not, past `STACKS_READ_AT_MOST`).
+ * What of the backend's stacks other than `except` (a stack's name as the URN gives it, and its project) holds the
+ * object (`holderIn`), and the stacks whose states could not be read (or were not, past `STACKS_READ_AT_MOST`).
  */
 export async function otherStacksHolding(
   states: StackStates,
   object: StateObject,
   except?: { stack: string; project: string },
-): Promise<{ holders: { stack: string; urn: string }[]; unread: string[] }> {
+): Promise<{ holders: { stack: string; urn: string; how: "recorded" | "creating" }[]; unread: string[] }> {
   const others = (await states.list()).filter((name) => !except || !(name === except.stack || name.endsWith(`/${except.project}/${except.stack}`)));
-  const holders: { stack: string; urn: string }[] = [];
+  const holders: { stack: string; urn: string; how: "recorded" | "creating" }[] = [];
   const unread = others.slice(STACKS_READ_AT_MOST);
   const queue = others.slice(0, STACKS_READ_AT_MOST);
   // A few CLI runs at a time: each is a process of its own.
@@ -143,7 +158,10 @@ export async function otherStacksHolding(
     for (let stack = queue.shift(); stack !== undefined; stack = queue.shift()) {
       const deployment = await states.export(stack).catch(() => undefined);
       if (deployment === undefined) unread.push(stack);
-      else holders.push(...holdersOfId(object.type, object.id, deployment).map((urn) => ({ stack, urn })));
+      else {
+        const holder = holderIn(deployment, object);
+        if (holder) holders.push({ stack, ...holder });
+      }
     }
   };
   await Promise.all(Array.from({ length: 4 }, reader));

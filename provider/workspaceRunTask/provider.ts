@@ -37,6 +37,7 @@ async function foundInTheWay(api: RunTaskEndpoints, s: WorkspaceRunTaskState, fo
     kind: "association",
     id: found.id,
     identity: "the same task and workspace",
+    inputs: s,
     holdsWhatWasSent: (sent) => isWhatWasSent(found, stateOf(sent)),
   });
   return workspaceTaskFromWire(await api.updateWorkspaceTask(s.workspaceId, found.id, workspaceTaskBody(s, { withTask: false })), s.workspaceId);

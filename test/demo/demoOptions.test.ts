@@ -10,7 +10,7 @@ import type { PulumiEngine } from "../../toolchain/pulumiEngine";
 import { readUserProgram, userStackConfig } from "../../demo/userProgram";
 import { stagedPulumiYaml } from "../../demo/yamlProject";
 import { clearEmptyMetadata, stackLocks } from "../../demo/stoppedRun";
-import { adoptable, holderOf, pendingCreates } from "../../provider/takeover/stackStates";
+import { adoptable, holderIn, pendingCreates } from "../../provider/takeover/stackStates";
 import { load } from "js-yaml";
 
 /** The demo's command line, how it finds its engine, and what it reads of a user's project before running it. */
@@ -304,9 +304,26 @@ describe("what a killed `pulumi` leaves in a kept file backend", () => {
     ]);
     const other = (type: string, outputs: Record<string, unknown>) => ({ resources: [{ urn: "urn:pulumi:prod::p::x::y", type, outputs }] });
     // Either route holds the task of that organization and name; another organization's, or an association, does not.
-    expect(holderOf(pending[0], other("runtask:index:RunTask", { organization: "acme", name: "gate" }))).toBe("urn:pulumi:prod::p::x::y");
-    expect(holderOf(pending[0], other(task, { organization: "beta", name: "gate" }))).toBeUndefined();
-    expect(holderOf(pending[0], other("runtask:index:WorkspaceRunTask", { organization: "acme", name: "gate" }))).toBeUndefined();
+    expect(holderIn(other("runtask:index:RunTask", { organization: "acme", name: "gate" }), pending[0])).toEqual({
+      urn: "urn:pulumi:prod::p::x::y",
+      how: "recorded",
+    });
+    expect(holderIn(other(task, { organization: "beta", name: "gate" }), pending[0])).toBeUndefined();
+    expect(holderIn(other("runtask:index:WorkspaceRunTask", { organization: "acme", name: "gate" }), pending[0])).toBeUndefined();
+    // Another stack creating the same task (its own create pending) holds it too.
+    expect(
+      holderIn(
+        {
+          pending_operations: [
+            { type: "creating", resource: { urn: "urn:pulumi:prod::p::t::g", type: task, inputs: { organization: "acme", name: "gate" } } },
+          ],
+        },
+        pending[0],
+      ),
+    ).toEqual({
+      urn: "urn:pulumi:prod::p::t::g",
+      how: "creating",
+    });
     expect(pendingCreates({})).toEqual([]);
   });
 });
