@@ -13,6 +13,7 @@ import { noticeAdoption } from "../adoptionNotice";
 import { adoptsPendingCreate } from "../pendingCreates";
 import { checkSnapshotAutoConfig, diffSnapshotAutoConfigDetail, snapshotAutoConfigTable } from "./fields";
 import { credentialArgsOf, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import { afterWrite, hiddenAfterRead, hiddenCredentialsOf, withHiddenCredentials } from "./credentialReads";
 import * as writes from "./writes";
 
 type Props = Record<string, unknown>;
@@ -88,7 +89,7 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
       throw err;
     }
     hold("snapshot configuration", state.name);
-    return { id: state.name, outs: outputs(state) };
+    return { id: state.name, outs: await afterWrite(api, state.name, outputs(state), secrets) };
   },
 
   async read(id, props) {
@@ -96,15 +97,19 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
     if (isImport(props)) hold("snapshot configuration", id);
-    const state = outputs(fromWire(id, wire, stateOf(props ?? {})));
-    return { id, props: state, inputs: state };
+    // What the state knows of the credentials this service hides decides what an absent one means.
+    const known = hiddenCredentialsOf(props ?? {});
+    const state = outputs(fromWire(id, wire, stateOf(props ?? {}), known));
+    return { id, props: withHiddenCredentials(state, hiddenAfterRead(known, wire)), inputs: state };
   },
 
   async update(_id, olds, news) {
     const state = stateOf(news);
     const old = stateOf(olds);
-    await writes.update({ api: endpoints(), state, secrets: [...secretValues(state), ...secretValues(old)], inputs: news }, old);
-    return { outs: outputs(state) };
+    const api = endpoints();
+    const secrets = [...secretValues(state), ...secretValues(old)];
+    await writes.update({ api, state, secrets, inputs: news }, old);
+    return { outs: await afterWrite(api, state.name, outputs(state), secrets) };
   },
 
   async delete(id, props) {

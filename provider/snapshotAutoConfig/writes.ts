@@ -6,6 +6,7 @@ import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot
 import { diffSnapshotAutoConfigDetail } from "./fields";
 import { credentialArgsOf, fromWire, toWire, type SnapshotAutoConfigState } from "./wire";
 import { writePlan } from "./writePlan";
+import { CREDENTIAL_ARGS } from "./credentialReads";
 
 type Props = Record<string, unknown>;
 
@@ -169,10 +170,15 @@ function recorded(w: Writing, properties: Props, err: unknown, note: string): Pa
   return new PartialFailure(codeOf(err), `${messageOf(err)}; ${note}`, w.state.name, withProviderText(properties, w.inputs), { cause: err });
 }
 
-/** Whether the service holds, by the provider's reading, what the program wants. */
+/**
+ * Whether the service holds, by the provider's reading, what the program wants. Read right after it was sent, a
+ * credential left out or blanked is one the service hides, not one removed (credentialReads.ts).
+ */
 function holdsWhatWasSent(w: Writing, held: SnapshotConfigWire | undefined): boolean {
-  return held !== undefined && !diffSnapshotAutoConfigDetail(fromWire(w.state.name, held, w.state), w.state).changes;
+  return held !== undefined && !diffSnapshotAutoConfigDetail(fromWire(w.state.name, held, w.state, JUST_SENT), w.state).changes;
 }
+
+const JUST_SENT: ReadonlySet<string> = new Set(CREDENTIAL_ARGS);
 
 async function readOrUndefined(w: Writing): Promise<SnapshotConfigWire | undefined> {
   try {
