@@ -203,9 +203,10 @@ export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tun
   return recordOf(named[0], list.included, organization);
 }
 
-/** Every run task of the organization, following every page; a list that changed while it was read fails (`wholeList`). */
+/** Every run task of the organization, following every page. */
 export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord[]> {
   requireValidArguments("listRunTasks", listRunTasksArguments, args);
+  // A list that changed while it was read is never answered as the whole (`wholeList`).
   const include = [...new Set<RunTaskInclude>(["workspace_tasks", ...(args.include ?? [])])].join(",");
   const organization = organizationOf(args.organization, config, "listRunTasks");
   const list = wholeList(
@@ -215,12 +216,10 @@ export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup,
   return list.items.map((task) => recordOf(task, list.included, organization, args.include?.includes("workspace_tasks.workspace")));
 }
 
-/**
- * The association of a task with a workspace, from the workspace's whole list. Fails when the task is not attached
- * there, and when it is attached more than once (the spec does not forbid it), naming every association.
- */
+/** The association of a task with a workspace. Fails when the task is not attached there. */
 export async function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<WorkspaceTaskRecord> {
   requireValidArguments("getWorkspaceRunTask", getWorkspaceRunTaskArguments, args);
+  // From the workspace's whole list; attached more than once (the spec does not forbid it), an error names them all.
   const { workspaceId, taskId } = args;
   const found = (await workspaceTasks("getWorkspaceRunTask", workspaceId, config, tuning)).filter((r) => r.taskId === taskId);
   if (found.length === 0)
@@ -235,7 +234,7 @@ export async function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs, config:
   return found[0];
 }
 
-/** Every run task association of a workspace, following every page; a list that changed while it was read fails. */
+/** Every run task association of a workspace, following every page. */
 export async function listWorkspaceRunTasks(
   args: ListWorkspaceRunTasksArgs,
   config: ConfigLookup,
