@@ -13,6 +13,8 @@ export interface RenderOptions {
   shows?: (wt: WorkspaceTask) => boolean;
   /** The id an organization's relationship gives for its name; the name itself by default. */
   organizationId?: (name: string) => string;
+  /** Render a description held as "" as null, as a service that keeps an empty description as none does. */
+  emptyDescriptionAsNull?: boolean;
 }
 
 /** An organization relationship's data. */
@@ -34,7 +36,7 @@ export function taskResource(store: RunTaskStore, task: Task, opts: RenderOption
     category: task.category,
     name: task.name,
     url: task.url,
-    description: task.description,
+    description: opts.emptyDescriptionAsNull && task.description === "" ? null : task.description,
     enabled: opts.enabledAsString ? String(task.enabled) : task.enabled,
     "hmac-key": null,
     "created-at": task.createdAt,

@@ -102,6 +102,11 @@ export interface RunTaskEmulatorOptions {
    */
   enabledAsString?: boolean;
   /**
+   * Render a task's description sent as `""` as `null` in every answer, as a service that keeps an empty description
+   * as none does. Default false: as sent. The spec types the description as a string and says nothing of an empty one.
+   */
+  emptyDescriptionAsNull?: boolean;
+  /**
    * Render every list of stages (an association's `stages`, a task's `global-configuration.stages`) in the
    * reverse of the order it was sent in. Default false: the order sent. The spec lists stages as a set of
    * lifecycle points and does not say that their order is kept, so clients are tested comparing them as sets.
@@ -187,6 +192,7 @@ export class RunTaskService {
       render: {
         enabledAsString: options.enabledAsString ?? samples,
         reverseStages: options.reverseStages,
+        emptyDescriptionAsNull: options.emptyDescriptionAsNull === true,
         organizationId:
           oneOf("organizationIds", options.organizationIds, ["name", "opaque"] as const) === "opaque" ? opaqueOrganizationId : undefined,
       },

@@ -15,8 +15,8 @@ export const SNAPSHOT_AUTO = "/sys/storage/raft/snapshot-auto";
 export interface SnapshotRouteContext {
   configs: Map<string, HeldConfig>;
   snapshotter: Snapshotter;
-  /** Whether reads carry credentials: as they are, not at all, or as a placeholder. */
-  echoCredentials: boolean | "masked";
+  /** Whether reads carry credentials: as they are, not at all, as a placeholder, or the identifiers alone. */
+  echoCredentials: boolean | "masked" | "identifiers";
   /** Take PUT as a synonym of POST. */
   acceptPut: boolean;
   /** Take `GET /config?list=true` as a synonym of LIST. */
@@ -75,8 +75,8 @@ export function snapshotRoutes(ctx: SnapshotRouteContext): SnapshotRoute[] {
     if (!held) return noEntry();
     const data: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(held.config)) {
-      const credential = Object.values(SERVICE_STORAGE_FIELDS).some((group) => group[k]?.credential);
-      if (credential && ctx.echoCredentials === false) continue;
+      const credential = Object.values(SERVICE_STORAGE_FIELDS).find((group) => group[k]?.credential)?.[k]?.credential;
+      if (credential && (ctx.echoCredentials === false || (ctx.echoCredentials === "identifiers" && credential === "secret"))) continue;
       data[k] = credential && ctx.echoCredentials === "masked" && v !== "" ? MASK : v;
     }
     return { status: 200, body: { data: names.fromStored(data as StoredConfig) } };

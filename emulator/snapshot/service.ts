@@ -16,9 +16,12 @@ export interface SnapshotEmulatorOptions {
   /**
    * Whether reads carry the credential fields. Default true: the spec's read shape carries every parameter of the
    * selected storage type. `false` leaves them out, as a service that hides credentials does; `"masked"` carries
-   * each one set as the placeholder `"****"`, as a service that masks them does.
+   * each one set as the placeholder `"****"`, as a service that masks them does; `"identifiers"` leaves out the
+   * secrets (`cloudA_secret_access_key`, `cloudA_session_token`, `cloudB_account_key`, `cloudC_service_account_key`)
+   * and shows `cloudA_access_key_id`, as a service that hides secrets but shows what names them does (the account
+   * name and the client id, which are no credentials, are shown under every value).
    */
-  echoCredentials?: boolean | "masked";
+  echoCredentials?: boolean | "masked" | "identifiers";
   /** Take snapshots on the interval. Default true; tests of the API alone may turn it off. */
   takeSnapshots?: boolean;
   /**

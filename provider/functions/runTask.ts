@@ -6,13 +6,13 @@ import { taskFromWire, workspaceTaskIdsOf } from "../runTask/wire";
 import { organizationHolding } from "../runTask/organization";
 import { runTaskEndpoints, withGlobalOf } from "../services/runtask/endpoints";
 import { relatedId, resourcesOf, type ResourceObject } from "../services/runtask/jsonApi";
+import { wholeList } from "../services/runtask/proofOfGone";
 import { defaultOrganization } from "../services/runtask/settings";
 import { idSchema } from "../services/runtask/vocabularySchemas";
 import type { ClientTuning } from "../services/tuning";
 import { t, type ValueType } from "../table/field";
 import { assertType, type RecordOf, type SameRecord } from "../table/types";
 import { workspaceRunTaskTable } from "../workspaceRunTask/fields";
-import { findByTask } from "../workspaceRunTask/provider";
 import type { WorkspaceTaskRecord } from "../workspaceRunTask/record";
 import { workspaceTaskFromWire } from "../workspaceRunTask/wire";
 import { requireValidArguments } from "./arguments";
@@ -188,7 +188,8 @@ export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tun
   }
   if (args.name === undefined) throw new SnapshotRunTaskError("invalid", "getRunTask: give id or name");
   const organization = organizationOf(args.organization, config, "getRunTask");
-  const list = await api.listTasks(organization, "workspace_tasks");
+  // Only a whole list proves a name absent, or held once.
+  const list = wholeList(await api.listTasks(organization, "workspace_tasks"), `getRunTask: the task list of organization "${organization}"`);
   const named = list.items.filter((t) => t.attributes.name === args.name);
   if (named.length === 0)
     throw new SnapshotRunTaskError("not_found", `getRunTask: no run task named "${args.name}" in organization "${organization}"`);
@@ -205,19 +206,32 @@ export async function getRunTask(args: GetRunTaskArgs, config: ConfigLookup, tun
 /** Every run task of the organization, following every page. */
 export async function listRunTasks(args: ListRunTasksArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<RunTaskRecord[]> {
   requireValidArguments("listRunTasks", listRunTasksArguments, args);
+  // A list that changed while it was read is never answered as the whole (`wholeList`).
   const include = [...new Set<RunTaskInclude>(["workspace_tasks", ...(args.include ?? [])])].join(",");
   const organization = organizationOf(args.organization, config, "listRunTasks");
-  const list = await runTaskEndpoints(config, tuning).listTasks(organization, include);
+  const list = wholeList(
+    await runTaskEndpoints(config, tuning).listTasks(organization, include),
+    `listRunTasks: the task list of organization "${organization}"`,
+  );
   return list.items.map((task) => recordOf(task, list.included, organization, args.include?.includes("workspace_tasks.workspace")));
 }
 
 /** The association of a task with a workspace. Fails when the task is not attached there. */
 export async function getWorkspaceRunTask(args: GetWorkspaceRunTaskArgs, config: ConfigLookup, tuning?: ClientTuning): Promise<WorkspaceTaskRecord> {
   requireValidArguments("getWorkspaceRunTask", getWorkspaceRunTaskArguments, args);
-  const found = await findByTask(runTaskEndpoints(config, tuning), args.workspaceId, args.taskId);
-  if (!found)
-    throw new SnapshotRunTaskError("not_found", `getWorkspaceRunTask: could not find task "${args.taskId}" in workspace "${args.workspaceId}"`);
-  return found;
+  // From the workspace's whole list; attached more than once (the spec does not forbid it), an error names them all.
+  const { workspaceId, taskId } = args;
+  const found = (await workspaceTasks("getWorkspaceRunTask", workspaceId, config, tuning)).filter((r) => r.taskId === taskId);
+  if (found.length === 0)
+    throw new SnapshotRunTaskError("not_found", `getWorkspaceRunTask: could not find task "${taskId}" in workspace "${workspaceId}"`);
+  if (found.length > 1) {
+    throw new SnapshotRunTaskError(
+      "conflict",
+      `getWorkspaceRunTask: workspace ${workspaceId} holds ${found.length} associations of task ${taskId} (${found.map((r) => r.id).join(", ")}): ` +
+        "which one is meant cannot be told. Keep one (delete the others at the service), then run the program again",
+    );
+  }
+  return found[0];
 }
 
 /** Every run task association of a workspace, following every page. */
@@ -227,5 +241,14 @@ export async function listWorkspaceRunTasks(
   tuning?: ClientTuning,
 ): Promise<WorkspaceTaskRecord[]> {
   requireValidArguments("listWorkspaceRunTasks", listWorkspaceRunTasksArguments, args);
-  return (await runTaskEndpoints(config, tuning).listWorkspaceTasks(args.workspaceId)).items.map((r) => workspaceTaskFromWire(r, args.workspaceId));
+  return workspaceTasks("listWorkspaceRunTasks", args.workspaceId, config, tuning);
+}
+
+/** The associations of a workspace, from its whole list (`wholeList`). */
+async function workspaceTasks(fn: string, workspaceId: string, config: ConfigLookup, tuning?: ClientTuning): Promise<WorkspaceTaskRecord[]> {
+  const list = wholeList(
+    await runTaskEndpoints(config, tuning).listWorkspaceTasks(workspaceId),
+    `${fn}: the run task list of workspace "${workspaceId}"`,
+  );
+  return list.items.map((r) => workspaceTaskFromWire(r, workspaceId));
 }

@@ -29,9 +29,19 @@ const taskName = nonEmptyString().regex(/^[A-Za-z0-9_-]+$/, {
   },
 });
 
-const description = z.string({ error: "must be a string" }).refine((s) => [...s].length <= MAX_DESCRIPTION, {
-  error: (issue) => `must be at most ${MAX_DESCRIPTION} characters (got ${[...(issue.input as string)].length})`,
-});
+/**
+ * An empty description is none: it is sent as `""` either way, and a service may read it back as `""`, as `null` or
+ * not at all, none of which may differ from the program's `""` (`noneWhenEmpty` brings old states to that form).
+ */
+const description = z
+  .string({ error: "must be a string" })
+  .refine((s) => [...s].length <= MAX_DESCRIPTION, {
+    error: (issue) => `must be at most ${MAX_DESCRIPTION} characters (got ${[...(issue.input as string)].length})`,
+  })
+  .transform((s) => (s === "" ? undefined : s));
+
+/** A state's `""` (as versions before this one stored a program's empty description) read as none. */
+const noneWhenEmpty = (v: unknown) => (v === "" ? undefined : v);
 
 /**
  * The fields of a run task (spec: run-task-api.md, "Run task"), one line each. `organization` is a path segment
@@ -61,7 +71,7 @@ export const runTaskTable = defineTable("RunTask", {
     identity: true,
   },
   url: { value: t.string, schema: httpUrl, wire: "url", required: true, onChange: "update" },
-  description: { value: t.string, schema: description, wire: "description", onChange: "update" },
+  description: { value: t.string, schema: description, normalise: noneWhenEmpty, wire: "description", onChange: "update" },
   category: {
     value: t.oneOfStrings(["task"]),
     schema: z.literal("task", { error: 'must be "task"' }),

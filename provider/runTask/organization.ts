@@ -1,6 +1,8 @@
 import { hasCode } from "../common/errors";
 import type { RunTaskEndpoints } from "../services/runtask/endpoints";
+import type { ListResult } from "../services/runtask/client";
 import { relatedId, type ResourceObject } from "../services/runtask/jsonApi";
+import { wholeList } from "../services/runtask/proofOfGone";
 
 /**
  * The name of the organization a task belongs to, where nothing else names it (an import by its `task-` id,
@@ -24,12 +26,19 @@ export async function organizationHolding(
   return undefined;
 }
 
-/** The task as `organization`'s list shows it; undefined where the list answers 404 (no such name) or lacks it. */
+/**
+ * The task as `organization`'s list shows it; undefined where the list answers 404 (no such name) or lacks it,
+ * its pages agreeing: a list that changed while it was read proves no absence (`wholeList`'s error).
+ */
 export async function listedIn(api: RunTaskEndpoints, organization: string, id: string): Promise<ResourceObject | undefined> {
+  let list: ListResult;
   try {
-    return (await api.listTasks(organization)).items.find((t) => t.id === id);
+    list = await api.listTasks(organization);
   } catch (err) {
     if (hasCode(err, "not_found")) return undefined;
     throw err;
   }
+  const found = list.items.find((t) => t.id === id);
+  if (!found) wholeList(list, `run task service: the task list of organization "${organization}"`);
+  return found;
 }

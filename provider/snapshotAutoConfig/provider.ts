@@ -14,6 +14,7 @@ import { noticeAdoption } from "../takeover/adoptionNotice";
 import { adoptsPendingCreate } from "../takeover/pendingCreates";
 import { checkSnapshotAutoConfig, diffSnapshotAutoConfigDetail, snapshotAutoConfigTable } from "./fields";
 import { credentialsUnread, fromWire, secretValues, type SnapshotAutoConfigState } from "./wire";
+import { afterWrite, hiddenAfterRead, hiddenCredentialsOf, withHiddenCredentials } from "./credentialReads";
 import * as writes from "./writes";
 import { UNREAD_CREDENTIALS_LEFT } from "./writes";
 
@@ -102,16 +103,18 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
       });
     }
     const writing = { api, state, secrets, inputs };
+    let readBack: SnapshotConfigWire | undefined;
     try {
       // Taken over: what a read shows that the program does not set is cleared, and nothing is deleted (writes.ts).
-      await (existing ? writes.adopt(writing, existing) : writes.create(writing));
+      if (existing) readBack = await writes.adopt(writing, existing);
+      else await writes.create(writing);
     } catch (err) {
       // A partial failure records the configuration: it is this resource's too.
       if (err instanceof PartialFailure) hold("snapshot configuration", state.name);
       throw err;
     }
     hold("snapshot configuration", state.name);
-    return { id: state.name, outs: outputs(state) };
+    return { id: state.name, outs: await afterWrite(api, state.name, outputs(state), secrets, readBack) };
   },
 
   async read(id, props) {
@@ -119,15 +122,19 @@ export const snapshotAutoConfigProvider: ResourceProvider = {
     // An empty id tells the engine the object is gone: only on the service's "no such configuration".
     if (!wire) return GONE;
     if (isImport(props)) hold("snapshot configuration", id);
-    const state = outputs(fromWire(id, wire, stateOf(props ?? {})));
-    return { id, props: state, inputs: state };
+    // What the state knows of the credentials this service hides decides what an absent one means.
+    const known = hiddenCredentialsOf(props ?? {});
+    const state = outputs(fromWire(id, wire, stateOf(props ?? {}), known));
+    return { id, props: withHiddenCredentials(state, hiddenAfterRead(known, wire)), inputs: state };
   },
 
   async update(_id, olds, news) {
     const state = stateOf(news);
     const old = stateOf(olds);
-    await writes.update({ api: endpoints(), state, secrets: [...secretValues(state), ...secretValues(old)], inputs: news }, old);
-    return { outs: outputs(state) };
+    const api = endpoints();
+    const secrets = [...secretValues(state), ...secretValues(old)];
+    await writes.update({ api, state, secrets, inputs: news }, old);
+    return { outs: await afterWrite(api, state.name, outputs(state), secrets) };
   },
 
   async delete(id, props) {

@@ -17,13 +17,15 @@ export function toWire(state: SnapshotAutoConfigState): SnapshotConfigWire {
 }
 
 /**
- * The state for what the service returned (see the table's read rules: unechoed credentials keep their prior
- * value, zero values of fields never set stay unset). The name and `adopt` are not on the wire.
+ * The state for what the service returned (see the table's read rules: credentials the service hides keep their prior
+ * value, `hiddenCredentials` saying which, where known; zero values of fields never set stay unset). The name and
+ * `adopt` are not on the wire.
  */
-export function fromWire(name: string, wire: SnapshotConfigWire, prior: Props): SnapshotAutoConfigState {
+export function fromWire(name: string, wire: SnapshotConfigWire, prior: Props, hiddenCredentials?: ReadonlySet<string>): SnapshotAutoConfigState {
   const reported = String(wire.storage_type);
   const storageType = isStorageType(reported) ? reported : (prior.storageType as StorageType);
-  const state: SnapshotAutoConfigState = { name, storageType, ...fieldsFromWire(fields, wire, prior, { group: storageType }) };
+  const read = fieldsFromWire(fields, wire, prior, { group: storageType, hiddenSecrets: hiddenCredentials });
+  const state: SnapshotAutoConfigState = { name, storageType, ...read };
   state.storageType = storageType;
   if (prior.adopt !== undefined) state.adopt = prior.adopt === true;
   return state;
@@ -50,6 +52,14 @@ export function credentialsUnread(wire: SnapshotConfigWire, storageType: string)
   const valueOf = (arg: string) => wire[(fields as FieldTable)[arg].wire ?? arg];
   if (!args.some((arg) => valueOf(arg) != null)) return args;
   return args.filter((arg) => isMasked(valueOf(arg)));
+}
+
+/** Whether a read shows each credential the state gives, with the state's value. */
+export function credentialsShownAsGiven(state: SnapshotAutoConfigState, wire: SnapshotConfigWire): boolean {
+  return credentialArgsOf(state.storageType).every((arg) => {
+    const given = (state as Props)[arg];
+    return given === undefined || wire[(fields as FieldTable)[arg].wire ?? arg] === given;
+  });
 }
 
 /** What a read showed, without the values it masked (a placeholder is no value, to be cleared or kept). */

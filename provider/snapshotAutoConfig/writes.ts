@@ -4,8 +4,9 @@ import { codeOf, PartialFailure, withProviderText } from "../common/partialFailu
 import { mayHaveBeenCarriedOut, ServiceError } from "../http/serviceError";
 import type { SnapshotConfigWire, SnapshotEndpoints } from "../services/snapshot/endpoints";
 import { diffSnapshotAutoConfigDetail } from "./fields";
-import { credentialsUnread, fromWire, toWire, withoutMasked, type SnapshotAutoConfigState } from "./wire";
+import { credentialsShownAsGiven, credentialsUnread, fromWire, toWire, withoutMasked, type SnapshotAutoConfigState } from "./wire";
 import { writePlan } from "./writePlan";
+import { CREDENTIAL_ARGS } from "./credentialReads";
 
 type Props = Record<string, unknown>;
 
@@ -52,12 +53,13 @@ export const UNREAD_CREDENTIALS_LEFT =
  * written afresh; if that fails, the program's is written back, and the object is recorded either way (a partial
  * failure), so that the next `up` finishes the job (`unfinishedRewrite`). A delete that would drop credentials of
  * the program's storage type that no read showed is refused instead. Then a read must show the program's
- * configuration: success is claimed only once the service holds it.
+ * configuration: success is claimed only once the service holds it. Answers that read (or, where nothing was
+ * written, the adopt's own).
  */
-export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void> {
-  const unread = credentialsUnread(held, w.state.storageType);
-  const left = unread.filter((arg) => (w.state as Props)[arg] === undefined);
-  if (left.length === unread.length && holdsWhatWasSent(w, held)) return;
+export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<SnapshotConfigWire> {
+  const left = credentialsUnread(held, w.state.storageType).filter((arg) => (w.state as Props)[arg] === undefined);
+  // Nothing to write: the read shows every credential the program gives, as it gives it, and the rest as it has it.
+  if (credentialsShownAsGiven(w.state, held) && holdsWhatWasSent(w, held)) return held;
   const plan = writePlan(w.state, withoutMasked(held));
   if (plan.rewrite && held.storage_type === w.state.storageType && left.length > 0) {
     throw new SnapshotRunTaskError(
@@ -80,16 +82,17 @@ export async function adopt(w: Writing, held: SnapshotConfigWire): Promise<void>
       throw await unfinishedRewrite(w, held, err, `adopted, but writing it afresh (${plan.rewrite}) failed`);
     }
   }
-  await requireHeld(w, "adopted");
+  return requireHeld(w, "adopted");
 }
 
 /**
- * A read after a write that took an object over: the service must hold the program's configuration. Otherwise the
- * object is recorded as the service holds it (a partial failure), so that the next `up` writes it again.
+ * A read after a write that took an object over: the service must hold the program's configuration (then the read is
+ * returned, for what it shows of the credentials). Otherwise the object is recorded as the service holds it (a partial
+ * failure), so that the next `up` writes it again.
  */
-async function requireHeld(w: Writing, what: string): Promise<void> {
+async function requireHeld(w: Writing, what: string): Promise<SnapshotConfigWire> {
   const now = await w.api.readConfig(w.state.name, w.secrets);
-  if (holdsWhatWasSent(w, now)) return;
+  if (now !== undefined && holdsWhatWasSent(w, now)) return now;
   const name = `snapshot configuration "${w.state.name}"`;
   const failure = new SnapshotRunTaskError(
     "unexpected_answer",
@@ -209,10 +212,15 @@ function recorded(w: Writing, properties: Props, err: unknown, note: string): Pa
   return new PartialFailure(codeOf(err), `${messageOf(err)}; ${note}`, w.state.name, withProviderText(properties, w.inputs), { cause: err });
 }
 
-/** Whether the service holds, by the provider's reading, what the program wants. */
+/**
+ * Whether the service holds, by the provider's reading, what the program wants. Read right after it was sent, a
+ * credential left out or blanked is one the service hides, not one removed (credentialReads.ts).
+ */
 function holdsWhatWasSent(w: Writing, held: SnapshotConfigWire | undefined): boolean {
-  return held !== undefined && !diffSnapshotAutoConfigDetail(fromWire(w.state.name, held, w.state), w.state).changes;
+  return held !== undefined && !diffSnapshotAutoConfigDetail(fromWire(w.state.name, held, w.state, JUST_SENT), w.state).changes;
 }
+
+const JUST_SENT: ReadonlySet<string> = new Set(CREDENTIAL_ARGS);
 
 async function readOrUndefined(w: Writing): Promise<SnapshotConfigWire | undefined> {
   try {

@@ -22,7 +22,8 @@ export interface DiffDetail extends DiffOutcome {
  * `olds` are the outputs in state, `news` the checked inputs. The old state is brought to the checked form first
  * (defaults of a later version, normalised values), so that an old state does not show a spurious change. An
  * unknown new value counts as a change: during preview the engine must show an update (or replace), not nothing.
- * Outputs, arguments that change nothing and deprecated aliases are not compared.
+ * Outputs, arguments that change nothing, deprecated aliases and internal keys (`__provider`, what a provider keeps of
+ * a service's ways, such as `__hiddenCredentials`; the engine does not show them either) are not compared.
  */
 export function diffByTable(table: ResourceTable, olds: Props, news: Props): DiffDetail {
   const { fields } = table;
@@ -30,7 +31,7 @@ export function diffByTable(table: ResourceTable, olds: Props, news: Props): Dif
   const { outside, replaceOn } = diffKeys(fields);
   const changed: string[] = [];
   for (const key of new Set([...Object.keys(old), ...Object.keys(news)])) {
-    if (key === "__provider" || outside.has(key)) continue;
+    if (key.startsWith("__") || outside.has(key)) continue;
     const same = fields[key]?.same ?? jsonEqual;
     if (containsUnknown(news[key]) || !same(old[key], news[key])) changed.push(key);
   }

@@ -5,6 +5,12 @@ type Props = Record<string, unknown>;
 export interface WireOptions {
   /** The selected parameter group: fields of other groups are left out. */
   group?: string;
+  /**
+   * Of the secrets, those this service is known to leave out of its reads (or blank): learned from the read that
+   * follows a write of theirs, where one absent can only be hidden. Where it is given, a secret read absent or blank
+   * keeps the prior value when it is one of these, and is none otherwise (removed outside). Undefined: not known.
+   */
+  hiddenSecrets?: ReadonlySet<string>;
 }
 
 function onWire(field: Field, options: WireOptions): field is Field & { wire: string } {
@@ -26,10 +32,12 @@ export function toWire(fields: FieldTable, values: Props, options: WireOptions =
  * The state for what the service reports, from its wire attributes and the prior state:
  * - a write-only value keeps its prior value; so does a secret the service masks (`isMasked`: a placeholder is no
  *   value, to be stored or written back), which stays unset without one;
- * - a secret the service blanks, or leaves out where the read shows secrets at all (a value, a blank or a mask: the
- *   spec's read carries every parameter of the storage type), is held as none: removed outside, it leaves the state,
- *   and the next `up` writes the program's back. A read that shows no secret at all is a service that hides them,
- *   or one that holds none and leaves unset keys out, which one read cannot tell apart: the state's stay;
+ * - a secret the service leaves out or blanks keeps its prior value where the service is known to hide it
+ *   (`hiddenSecrets`), and is held as none where it is known to show it: removed outside, it leaves the state, and
+ *   the next `up` writes the program's back. Where neither is known (a state written before it was learned), a
+ *   secret blanked, or left out while the read shows secrets at all (a value, a blank or a mask), is none, and one
+ *   left out of a read that shows none keeps its value: one read cannot tell a service that hides them from one that
+ *   holds none;
  * - an optional field without a default that the service reports with its zero value (`""`, `false`, `0`) stays
  *   unset when it was unset, so a service that echoes zero values causes no diff against a program without them;
  * - loose renderings are read as their type (`"true"`, `"42"`).
@@ -46,7 +54,8 @@ export function fromWire(fields: FieldTable, wire: Props, prior: Props, options:
       field.value.type === "object" && isObject(raw)
         ? fromWire(field.value.fields, raw, isObject(priorValue) ? priorValue : {})
         : read(field.value, raw);
-    const keep = field.writeOnly || (field.secret && (isMasked(value) || (value === undefined && !showsSecrets)));
+    const hidden = options.hiddenSecrets ? options.hiddenSecrets.has(arg) : value === undefined && !showsSecrets;
+    const keep = field.writeOnly || (field.secret && (isMasked(value) || hidden));
     if (value === undefined || (field.secret && (value === "" || isMasked(value)))) {
       if (keep && priorValue !== undefined) state[arg] = priorValue;
       continue;

@@ -67,6 +67,19 @@ describe("run task emulator: reverseStages", () => {
   });
 });
 
+describe("run task emulator: emptyDescriptionAsNull", () => {
+  test('a description sent as "" is read back as null in every answer; one with text as sent', async () => {
+    api = await RunTaskApi.start({ emptyDescriptionAsNull: true });
+    const task = await api.createTask("scan", { description: "" });
+    expect(task.attributes.description).toBeNull();
+    expect((await api.call("GET", `/tasks/${task.id}`)).body.data.attributes.description).toBeNull();
+    expect((await api.call("GET", "/organizations/emulator-org/tasks")).body.data[0].attributes.description).toBeNull();
+    expect(api.emulator.runTask.tasks()[0].description).toBe("");
+    const patched = await api.call("PATCH", `/tasks/${task.id}`, taskBody({ description: "Security scan" }));
+    expect(patched.body.data.attributes.description).toBe("Security scan");
+  });
+});
+
 describe("run task emulator: workspaces and organizations deleted out of band", () => {
   test("a deleted workspace takes its associations with it; its list is 404; the task shows none", async () => {
     api = await RunTaskApi.start();

@@ -168,6 +168,26 @@ describe("snapshot emulator: credentials in reads (echoCredentials)", () => {
       expect(api.emulator.snapshot.configs.get(name)!.config).toMatchObject(config);
     }
   });
+
+  test('echoCredentials: "identifiers" leaves the secrets out and shows the access key id, the account name and the client id', async () => {
+    api = await SnapshotApi.start({ echoCredentials: "identifiers" });
+    const managed = {
+      ...blob,
+      cloudB_auth_mode: "managed",
+      cloudB_account_name: "account",
+      cloudB_client_id: "client",
+      cloudB_account_key: undefined,
+    };
+    for (const [name, config] of Object.entries({ s3, gcs, blob: { ...blob, cloudB_account_name: "account" }, managed })) {
+      await api.write(name, JSON.parse(JSON.stringify(config)));
+      const data = (await api.call("GET", `/config/${name}`)).body.data;
+      const shown = Object.fromEntries(
+        Object.entries(config).filter(([k, v]) => v !== undefined && (k === "cloudA_access_key_id" || !CREDENTIALS.includes(k))),
+      );
+      expect(data).toEqual({ retain: 1, file_prefix: "service-snapshot", ...shown });
+    }
+    expect((await api.call("GET", "/config/s3")).body.data.cloudA_access_key_id).toBe("AKID");
+  });
 });
 
 describe("snapshot emulator: snapshots of local configurations", () => {

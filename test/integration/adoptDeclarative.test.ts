@@ -183,6 +183,19 @@ describe("SnapshotAutoConfig: an adopt on a service whose reads show no credenti
     expect(credentials()).toEqual(["AKIA-held-2f8d", "held-secret-2f8d"]);
   });
 
+  test("on a service that shows the identifiers and hides the secrets, the secret the program gives is written, however the read looks", async () => {
+    await emulator.close();
+    emulator = await startEmulator({ snapshot: { takeSnapshots: false, echoCredentials: "identifiers" } });
+    configureProvider({ "snapshot:address": emulator.url, "snapshot:token": DEFAULT_SNAPSHOT_TOKEN });
+    await snapshots.create(await checkedInputs(snapshots, held));
+    emulator.requests.reset();
+    await snapshots.create(
+      await checkedInputs(snapshots, { ...s3, cloudAAccessKeyId: "AKIA-held-2f8d", cloudASecretAccessKey: "rotated-secret-0b7e", adopt: true }),
+    );
+    expect(emulator.requests.writes()).toBe(1);
+    expect(credentials()).toEqual(["AKIA-held-2f8d", "rotated-secret-0b7e"]);
+  });
+
   test("credentials the program gives are written, the others left out of the write", async () => {
     await hidingService(true);
     const inputs = await checkedInputs(snapshots, { ...s3, cloudASecretAccessKey: "program-secret-6a0c", adopt: true });

@@ -110,7 +110,7 @@ test("an id to resolve among several (recorded by its task, getWorkspaceRunTask)
     `it holds 2 associations of the task (${a.id}, ${b.id}), and which one is this resource's cannot be told`,
   );
   await expect(getWorkspaceRunTask({ workspaceId, taskId: task.id }, lookup)).rejects.toThrow(
-    `there are 2 associations of task ${task.id} in workspace ${workspaceId} (${a.id}, ${b.id}), and which one is meant cannot be told`,
+    `getWorkspaceRunTask: workspace ${workspaceId} holds 2 associations of task ${task.id} (${a.id}, ${b.id}): which one is meant cannot be told`,
   );
 });
 

@@ -211,6 +211,24 @@ test("a server that answers stages in another order than sent: no diff after cre
   expect((await wsTasks.diff(assoc.id, refreshed.props, changed)).changes).toBe(true);
 });
 
+test.each([false, true])(
+  'description: "" against a service that renders it as null (%s): no diff after create or refresh, nor from a state that holds ""',
+  async (asNull) => {
+    await start({ emptyDescriptionAsNull: asNull });
+    const inputs = await checkedInputs(tasks, { ...scanner, description: "" });
+    const task = await tasks.create(inputs);
+    expect(bodies("POST")[0].data.attributes.description).toBe("");
+    expect((await tasks.diff(task.id, task.outs, inputs)).changes).toBe(false);
+    const refreshed = await tasks.read(task.id, task.outs);
+    expect(refreshed.props).not.toHaveProperty("description");
+    expect((await tasks.diff(task.id, refreshed.props, inputs)).changes).toBe(false);
+    // A state an older version wrote, which kept the program's "".
+    const older = { ...task.outs, description: "" };
+    expect((await tasks.diff(task.id, older, inputs)).changes).toBe(false);
+    expect((await tasks.diff(task.id, (await tasks.read(task.id, older)).props, inputs)).changes).toBe(false);
+  },
+);
+
 describe("organizations known by an id of their own (the relationship's `data.id` is not the name)", () => {
   beforeEach(() => start({ organizationIds: "opaque", duplicates: "accept", organizations: [{ name: "emulator-org" }, { name: "other" }] }));
   const lookup = (key: string) =>

@@ -126,13 +126,16 @@ describe("SnapshotAutoConfig provider against the emulator", () => {
       cloudCServiceAccountKey: '{"k":1}',
     });
     const { outs } = await provider.create(inputs);
+    // The read after the create showed that this service hides the key: the state says so, the inputs do not.
+    const { __hiddenCredentials: hidden, ...args } = outs;
+    expect(hidden).toEqual(["cloudCServiceAccountKey"]);
     const same = await provider.read("gcs", { __provider: "x", ...outs });
-    expect(same).toEqual({ id: "gcs", props: outs, inputs: outs });
+    expect(same).toEqual({ id: "gcs", props: outs, inputs: args });
 
     emulator.snapshot.configs.get("gcs")!.config.retain = 9;
     const drifted = await provider.read("gcs", { ...outs });
-    expect(drifted.props).toMatchObject({ retain: 9, cloudCServiceAccountKey: '{"k":1}' });
-    expect(drifted.inputs).toEqual(drifted.props);
+    expect(drifted.props).toMatchObject({ retain: 9, cloudCServiceAccountKey: '{"k":1}', __hiddenCredentials: hidden });
+    expect(drifted.inputs).toEqual({ ...args, retain: 9 });
 
     emulator.snapshot.configs.delete("gcs");
     expect(await provider.read("gcs", outs)).toEqual({ id: "", props: {} });

@@ -103,8 +103,15 @@ describe.each(["tables", "samples"] as const)("a run task service answering as t
 
   function objectMismatches(schema: any, properties: Record<string, any>, value: unknown, path: string): string[] {
     if (value === null || typeof value !== "object") return [`${path}: not an object`];
+    // A key that begins with `__` is the provider's own, which the engine keeps and never shows (its
+    // `IsInternalPropertyKey`), as bridged providers keep `__meta`: what the state knows of a service's reads
+    // (`__hiddenCredentials`). It is an internal key, not a property of the schema's.
     return Object.entries(value).flatMap(([k, v]) =>
-      properties[k] ? mismatches(schema, properties[k], v, `${path}.${k}`) : [`${path}.${k}: not declared`],
+      properties[k]
+        ? mismatches(schema, properties[k], v, `${path}.${k}`)
+        : k.startsWith("__") && path.split(".").length === 1
+          ? []
+          : [`${path}.${k}: not declared`],
     );
   }
 

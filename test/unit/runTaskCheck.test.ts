@@ -20,6 +20,10 @@ describe("checkRunTask", () => {
     expect(checkRunTask({ ...base, organization: "o", hmacKey: "" }, undefined).inputs).not.toHaveProperty("hmacKey");
   });
 
+  test("an empty description means none", () => {
+    expect(checkRunTask({ ...base, organization: "o", description: "" }, undefined).inputs).not.toHaveProperty("description");
+  });
+
   test.each<[string, Record<string, unknown>, { property: string; reason: string }[]]>([
     [
       "no organization anywhere",
@@ -102,6 +106,15 @@ describe("diffRunTask", () => {
 
   test("no change against the same program (taskId output and adopt ignored)", () => {
     expect(diffRunTask(stored, news({ adopt: true }))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
+  });
+
+  test('description: "" is none, whether the state holds "" (an older version\'s) or nothing (a service that reads it back as null)', () => {
+    const none = { changes: false, replaces: [], deleteBeforeReplace: true };
+    expect(diffRunTask(stored, news({ description: "" }))).toEqual(none);
+    expect(diffRunTask({ ...stored, description: "" }, news({ description: "" }))).toEqual(none);
+    expect(diffRunTask({ ...stored, description: "" }, news())).toEqual(none);
+    expect(diffRunTask({ ...stored, description: "" }, news({ description: "Security scan" })).changes).toBe(true);
+    expect(diffRunTask({ ...stored, description: "Security scan" }, news({ description: "" })).changes).toBe(true);
   });
 
   // Delete before replace wherever a replacement (replaceOnChanges) would make a task of the same organization and name.

@@ -23,6 +23,10 @@ describe("diffSnapshotAutoConfig", () => {
     expect(diffSnapshotAutoConfig(stored, checked(program))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
   });
 
+  test("what the state keeps of the service's ways (__hiddenCredentials) is not compared", () => {
+    expect(diffSnapshotAutoConfig({ ...stored, __hiddenCredentials: [] }, checked(program)).changes).toBe(false);
+  });
+
   test("adopt is not a change", () => {
     expect(diffSnapshotAutoConfig(stored, checked({ ...program, adopt: true })).changes).toBe(false);
   });

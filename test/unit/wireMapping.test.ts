@@ -104,7 +104,24 @@ describe("SnapshotAutoConfig, from the spec's samples", () => {
     expect(Object.keys(body).sort()).toEqual(["file_prefix", "interval", "path_prefix", "retain", "storage_type", own].sort());
   });
 
-  test("a credential the service blanks, or leaves out while it shows others, is none; one it masks, or where it shows none, keeps its value; echoed zero values of unset fields stay unset", () => {
+  test("where the state knows which credentials the service hides, an absent or blank one keeps its value if hidden, and is none if shown", () => {
+    const prior = { storageType: "cloudA-s3", cloudAAccessKeyId: "id-kept", cloudASecretAccessKey: "kept", cloudASessionToken: "token-kept" };
+    const common = { interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r" };
+    const hides = new Set(["cloudASecretAccessKey", "cloudASessionToken"]);
+    // The identifier shown, the secrets left out: hidden, kept (one read alone would take them for removed).
+    expect(snapshotFromWire("n", { ...common, cloudA_access_key_id: "id-kept" }, prior, hides)).toMatchObject(prior);
+    // A service that hides these, blanking one: kept too.
+    expect(snapshotFromWire("n", { ...common, cloudA_access_key_id: "id-kept", cloudA_session_token: "" }, prior, hides)).toMatchObject(prior);
+    // The identifier it shows left out: removed outside.
+    expect(snapshotFromWire("n", common, prior, hides)).not.toHaveProperty("cloudAAccessKeyId");
+    // A service known to show them all, showing none: every one removed (one read alone would take them for hidden).
+    const none = snapshotFromWire("n", common, prior, new Set());
+    for (const arg of Object.keys(prior).filter((k) => k !== "storageType")) expect(none).not.toHaveProperty(arg);
+    // A placeholder keeps the value whatever is known.
+    expect(snapshotFromWire("n", { ...common, cloudA_access_key_id: "****" }, prior, new Set())).toMatchObject({ cloudAAccessKeyId: "id-kept" });
+  });
+
+  test("where nothing is known (a state written before it was learned): a credential the service blanks, or leaves out while it shows others, is none; one it masks, or where it shows none, keeps its value; echoed zero values of unset fields stay unset", () => {
     const prior = { storageType: "cloudA-s3", cloudAAccessKeyId: "id-kept", cloudASecretAccessKey: "kept", cloudASessionToken: "token-kept" };
     const common = { interval: 60, path_prefix: "p", storage_type: "cloudA-s3", cloudA_s3_bucket: "b", cloudA_s3_region: "r" };
     // A service that shows credentials: the secret blanked and the session token left out were removed there.

@@ -1,6 +1,6 @@
 import type { HttpClient, HttpMethod, HttpResponse, RequestOptions } from "../../http/client";
 import { hasCode } from "../../common/errors";
-import type { ServiceError } from "../../http/serviceError";
+import { ServiceError } from "../../http/serviceError";
 import type { RetrySettings } from "../../http/retry";
 import { operationRetry, serviceHttpClient } from "../httpClient";
 import type { ClientTuning } from "../tuning";
@@ -15,6 +15,13 @@ export const PAGE_CONCURRENCY = 8;
 
 /** Pages of a list read at most, while they disagree (the list changed between them). */
 export const LIST_READS = 3;
+
+/**
+ * Pages of one list read at most: 100,000 objects at `PAGE_SIZE` (20,000 at the spec's default page size). A first
+ * page that claims more, or a server that links page after page past it, is not answering a list this provider can
+ * follow: the read fails saying what the server sent, before memory or the operation's time bound run out.
+ */
+export const MAX_PAGES = 1000;
 
 /**
  * Every item of a list, the related objects it included (undefined when no page carried `included`), and whether
@@ -112,6 +119,11 @@ export class RunTaskHttp {
    * after another. A server that refuses that page size (400 or 422) is asked again with its own page size, and its
    * `links.next` followed. A page that is not a list of resource objects of `type` is an error that names the
    * address setting: never read as "none there", which would take every object for gone.
+   *
+   * Pages are read as far as the first page says there are (`pageCountOf`), never beyond `MAX_PAGES`: a page that
+   * links a next one past that ends the read as changed while read when its own count says the list grew (another
+   * client made objects meanwhile), and is an error saying what the server sent otherwise, as a first page that
+   * claims more pages than `MAX_PAGES` or than its own count fills is.
    */
   private async readList(path: string, type: string, query: Record<string, string | undefined>): Promise<ListResult> {
     let pageSize: number | undefined = PAGE_SIZE;
@@ -127,28 +139,75 @@ export class RunTaskHttp {
       first = await fetchPage(1);
     }
     const docs = [first];
-    const totalPages = first.meta?.pagination?.["total-pages"];
-    if (pageSize !== undefined && typeof totalPages === "number" && totalPages > 1 && first.meta?.pagination?.["next-page"] === 2) {
-      const pages = Array.from({ length: totalPages - 1 }, (_, i) => i + 2);
+    const claimed = this.pageCountOf(path, first);
+    if (pageSize !== undefined && claimed !== undefined && claimed > 1 && first.meta?.pagination?.["next-page"] === 2) {
+      const pages = Array.from({ length: claimed - 1 }, (_, i) => i + 2);
       docs.push(...(await mapWithConcurrency(pages, PAGE_CONCURRENCY, fetchPage)));
-    } else {
-      // A link already followed ends the list: a server that links a page to itself does not loop.
-      const followed = new Set<string>();
-      for (let doc = first, page = 1, next = this.nextOf(doc, page); next !== undefined; next = this.nextOf(doc, page)) {
-        page++;
-        if (next.link) {
-          const key = JSON.stringify(next.link);
-          if (followed.has(key)) break;
-          followed.add(key);
-        }
-        // The link decides the page; what the caller asked for (`include`) goes with it, should a server drop it.
-        doc = next.link ? await get(next.link.path, { ...query, ...next.link.query }) : await fetchPage(page);
-        docs.push(doc);
+      return resultOf(docs, true);
+    }
+    // A link already followed ends the list: a server that links a page to itself does not loop.
+    const followed = new Set<string>();
+    for (let doc = first, page = 1, next = this.nextOf(doc, page); next !== undefined; next = this.nextOf(doc, page)) {
+      if (page >= (claimed ?? MAX_PAGES)) {
+        if (claimed !== undefined && pageCountSaid(doc) > claimed) return resultOf(docs, false);
+        throw this.pagingError(path, pastTheEnd(doc, page, claimed));
+      }
+      page++;
+      if (next.link) {
+        const key = JSON.stringify(next.link);
+        if (followed.has(key)) break;
+        followed.add(key);
+      }
+      // The link decides the page; what the caller asked for (`include`) goes with it, should a server drop it.
+      doc = next.link ? await get(next.link.path, { ...query, ...next.link.query }) : await fetchPage(page);
+      docs.push(doc);
+    }
+    return resultOf(docs, true);
+  }
+
+  /**
+   * How many pages the first page of a list says there are: its `total-pages`, or what its `total-count` fills at
+   * its `page-size`; undefined where it says neither. A count that is not a whole number, one above `MAX_PAGES`, or
+   * `total-pages` that `total-count` would not fill at `page-size`, is an error naming what the page sent: such a
+   * page is no list to follow (reading four billion pages would end the process out of memory, or the operation's
+   * time bound).
+   */
+  private pageCountOf(path: string, first: ListDocument): number | undefined {
+    const { "total-pages": pages, "total-count": count, "page-size": size } = first.meta?.pagination ?? {};
+    const said = [`total-pages ${String(pages)}`, `total-count ${String(count)}`, `page-size ${String(size)}`].join(", ");
+    for (const [name, value] of [
+      ["total-pages", pages],
+      ["total-count", count],
+    ] as const) {
+      if (value !== undefined && value !== null && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
+        throw this.pagingError(path, `its first page gives ${name} ${JSON.stringify(value)}, which counts nothing (meta.pagination ${said})`);
       }
     }
-    const items = docs.flatMap((d) => resourcesOf(d));
-    const consistent = pagesAgree(docs, items);
-    return docs.some((d) => Array.isArray(d.included)) ? { items, included: docs.flatMap((d) => includedOf(d)), consistent } : { items, consistent };
+    const filled =
+      typeof count === "number" && typeof size === "number" && Number.isSafeInteger(size) && size > 0
+        ? Math.max(1, Math.ceil(count / size))
+        : undefined;
+    const claimed = typeof pages === "number" ? Math.max(1, pages) : filled;
+    if (claimed === undefined) return undefined;
+    if (claimed > MAX_PAGES) {
+      throw this.pagingError(path, `its first page claims ${claimed} pages (meta.pagination ${said}), more than the ${MAX_PAGES} a list is read to`);
+    }
+    if (filled !== undefined && claimed !== filled) {
+      throw this.pagingError(path, `its first page claims ${claimed} pages, which its own count does not fill (meta.pagination ${said})`);
+    }
+    return claimed;
+  }
+
+  /** The error of a list whose pages cannot be followed as they say, naming what the server sent. */
+  private pagingError(path: string, what: string): ServiceError {
+    return new ServiceError({
+      service: this.service,
+      method: "GET",
+      path,
+      status: 200,
+      code: "unexpected_answer",
+      advice: `${what}: the list is not read further, and nothing is concluded from it (check ${this.addressSetting}, and the service)`,
+    });
   }
 
   /** A page of a list: `data` a list of resource objects of `type`, each with its id. */
@@ -186,6 +245,28 @@ export function pagesAgree(docs: ListDocument[], items: ResourceObject[]): boole
   if (new Set(items.map((item) => item.id)).size !== items.length) return false;
   const [count] = counts;
   return count === undefined || count === items.length;
+}
+
+/** What the pages of one read hold, and whether they agree (a read cut short, the list having grown, does not). */
+function resultOf(docs: ListDocument[], complete: boolean): ListResult {
+  const items = docs.flatMap((d) => resourcesOf(d));
+  const consistent = complete && pagesAgree(docs, items);
+  return docs.some((d) => Array.isArray(d.included)) ? { items, included: docs.flatMap((d) => includedOf(d)), consistent } : { items, consistent };
+}
+
+/** The number of pages a page says its list has (its `total-pages`, or its count at its page size); 0 where it says none. */
+function pageCountSaid(doc: ListDocument): number {
+  const { "total-pages": pages, "total-count": count, "page-size": size } = doc.meta?.pagination ?? {};
+  if (typeof pages === "number") return pages;
+  return typeof count === "number" && typeof size === "number" && size > 0 ? Math.ceil(count / size) : 0;
+}
+
+/** What a page that links past the pages the list has sent, for the error. */
+function pastTheEnd(doc: ListDocument, page: number, claimed: number | undefined): string {
+  const next = String(doc.links?.next ?? `next-page ${String(doc.meta?.pagination?.["next-page"])}`).slice(0, 200);
+  return claimed === undefined
+    ? `page ${page} links yet another (${next}), and no page says how many there are: a list is read to ${MAX_PAGES} pages at most`
+    : `page ${page} links another (${next}), though the first page said the list has ${claimed} page${claimed === 1 ? "" : "s"}, and this one no more`;
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in the order of `items`. */

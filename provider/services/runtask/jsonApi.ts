@@ -12,7 +12,7 @@ export interface ListDocument {
   data: ResourceObject[];
   /** Related objects asked for with `include`. */
   included?: unknown[];
-  meta?: { pagination?: { "next-page"?: number | null; "total-pages"?: number; "total-count"?: number } };
+  meta?: { pagination?: { "next-page"?: number | null; "total-pages"?: unknown; "total-count"?: unknown; "page-size"?: unknown } };
   links?: { next?: string | null };
 }
 

@@ -109,6 +109,19 @@ export function foundInList(list: ListResult, matches: (item: ResourceObject) =>
   throw notProvenGone(`run task service: ${what} ${CHANGED_WHILE_READ}, so what it does not show may be there all the same; run the command again`);
 }
 
+/**
+ * `list`, where its pages agree. One that changed while it was read (another client making or deleting objects
+ * between its pages, `LIST_READS` reads) may leave an object out or show one twice: taken as complete, it would
+ * answer "none of that name" for an object that exists, or a part for the whole. What takes a list as complete (a
+ * function's answer, the organization that holds a task) fails instead, with code `conflict`: a list that changes
+ * under the read, which the next run may read whole. `what` names the list, after who asks (`getRunTask: the
+ * task list of organization "acme"`).
+ */
+export function wholeList(list: ListResult, what: string): ListResult {
+  if (list.consistent) return list;
+  throw new SnapshotRunTaskError("conflict", `${what} ${CHANGED_WHILE_READ}, so it is not taken as complete; run the command again`);
+}
+
 const CHANGED_WHILE_READ = `changed while it was read (its pages disagree, ${LIST_READS} reads): what it leaves out proves nothing`;
 
 /** The workspace's run task list; where it cannot be read, an error that keeps the association in the state. */
