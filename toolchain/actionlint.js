@@ -6,7 +6,7 @@
 "use strict";
 const { readFileSync } = require("node:fs");
 const path = require("node:path");
-const { goBuild, log, stampedBuild, sumHash } = require("./goBuild");
+const { goBuild, runMain, stampedBuild, sumHash } = require("./goBuild");
 
 const repo = path.resolve(__dirname, "..");
 const moduleDir = path.join(__dirname, "actionlint");
@@ -36,10 +36,4 @@ async function main() {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -6,7 +6,7 @@
 "use strict";
 const { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
-const { goBuild, goVersion, log, sumHash } = require("./goBuild");
+const { goBuild, goVersion, log, runMain, sumHash } = require("./goBuild");
 
 const repo = path.resolve(__dirname, "..");
 const toolchain = path.join(repo, "toolchain");
@@ -90,10 +90,4 @@ async function main() {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  },
-);
+runMain(main);

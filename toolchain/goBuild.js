@@ -94,4 +94,15 @@ async function stampedBuild({ executable, stamp, what, firstBuild, build }) {
   return executable;
 }
 
-module.exports = { goBuild, goVersion, log, stampedBuild, sumHash };
+/** Runs a build script's `main`: its exit code, or 1 and its error's message on standard error. */
+function runMain(main) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      log(err instanceof Error ? err.message : String(err));
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { goBuild, goVersion, log, runMain, stampedBuild, sumHash };

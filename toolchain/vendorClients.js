@@ -8,7 +8,7 @@
 const { createHash } = require("node:crypto");
 const { readdirSync, readFileSync } = require("node:fs");
 const path = require("node:path");
-const { goBuild, log, stampedBuild } = require("./goBuild");
+const { goBuild, runMain, stampedBuild } = require("./goBuild");
 
 const repo = path.resolve(__dirname, "..");
 const moduleDir = path.join(repo, "test/vendor-clients/driver");
@@ -47,10 +47,4 @@ async function main() {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    log(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  },
-);
+runMain(main);
