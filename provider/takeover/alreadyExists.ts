@@ -94,7 +94,8 @@ export async function takenOverOrRefused(object: ExistingObject): Promise<void> 
   try {
     elsewhere = await otherStacksHolding(states, { type, id: object.id, inputs: object.inputs }, { stack, project });
   } catch (err) {
-    elsewhere = { holders: [], unread: [`the backend's stacks (listing them failed: ${messageOf(err)})`] };
+    const failed = `the backend's stacks (listing them failed: ${messageOf(err)})`;
+    elsewhere = { holders: [], unread: [failed], unreadOfProject: [failed] };
   }
   if (elsewhere.holders.length > 0) {
     const names = elsewhere.holders.map((h) => `stack "${h.stack}" (${h.urn}${h.how === "creating" ? ", its create pending" : ""})`).join(", ");
@@ -106,7 +107,8 @@ export async function takenOverOrRefused(object: ExistingObject): Promise<void> 
   }
   const unread = elsewhere.unread.length > 0 ? ` (not read: ${elsewhere.unread.join(", ")})` : "";
   const sent = earlier.at(-1)?.inputs;
-  if (sent !== undefined && elsewhere.unread.length === 0 && object.holdsWhatWasSent(sent)) {
+  // Every stack of the project read (those of other projects past the bound of reads aside): none holds it.
+  if (sent !== undefined && elsewhere.unreadOfProject.length === 0 && object.holdsWhatWasSent(sent)) {
     void tellUser(
       "info",
       `${object.kind} ${object.id}, made by an up of this stack that was stopped while creating ${urn} (its create is pending in the ` +
@@ -118,7 +120,9 @@ export async function takenOverOrRefused(object: ExistingObject): Promise<void> 
   }
   if (sent !== undefined) {
     const why =
-      elsewhere.unread.length > 0 ? `not every stack of the backend could be read${unread}` : "the object does not hold what that create sent";
+      elsewhere.unreadOfProject.length > 0
+        ? `not every stack of the backend could be read${unread}`
+        : "the object does not hold what that create sent";
     throw new SnapshotRunTaskError(
       "conflict",
       `${head}. An up of this stack was stopped while creating ${urn}, but ${why}, so it is not taken as that create's. If it is, ` +

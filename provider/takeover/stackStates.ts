@@ -142,14 +142,19 @@ export const STACKS_READ_AT_MOST = 50;
 
 /**
  * What of the backend's stacks other than `except` (a stack's name as the URN gives it, and its project) holds the
- * object (`holderIn`), and the stacks whose states could not be read (or were not, past `STACKS_READ_AT_MOST`).
+ * object (`holderIn`), and the stacks whose states could not be read (or were not, past `STACKS_READ_AT_MOST`); the
+ * stacks of `except`'s project first (those whose programs most often give the same names), and told apart in
+ * `unreadOfProject`.
  */
 export async function otherStacksHolding(
   states: StackStates,
   object: StateObject,
   except?: { stack: string; project: string },
-): Promise<{ holders: { stack: string; urn: string; how: "recorded" | "creating" }[]; unread: string[] }> {
-  const others = (await states.list()).filter((name) => !except || !(name === except.stack || name.endsWith(`/${except.project}/${except.stack}`)));
+): Promise<{ holders: { stack: string; urn: string; how: "recorded" | "creating" }[]; unread: string[]; unreadOfProject: string[] }> {
+  const listed = (await states.list()).filter((name) => !except || !(name === except.stack || name.endsWith(`/${except.project}/${except.stack}`)));
+  // Listed in a project's folder, its own stacks may go by their names alone.
+  const ofProject = (name: string) => except !== undefined && (!name.includes("/") || name.split("/").at(-2) === except.project);
+  const others = [...listed.filter(ofProject), ...listed.filter((name) => !ofProject(name))];
   const holders: { stack: string; urn: string; how: "recorded" | "creating" }[] = [];
   const unread = others.slice(STACKS_READ_AT_MOST);
   const queue = others.slice(0, STACKS_READ_AT_MOST);
@@ -165,7 +170,7 @@ export async function otherStacksHolding(
     }
   };
   await Promise.all(Array.from({ length: 4 }, reader));
-  return { holders, unread };
+  return { holders, unread, unreadOfProject: unread.filter(ofProject) };
 }
 
 /** The stack and project a URN names (`urn:pulumi:<stack>::<project>::...`). */

@@ -267,12 +267,14 @@ describe("a create that finds its object: the stacks' states decide between taki
       prod: { resources: [] },
     };
     exports = [];
+    // A stack of another project whose state cannot be read does not stand in the way: those of this project were read.
+    listedOnly = ["organization/other-project/prod"];
     const inputs = await checkedInputs(tasks, { name: "scanner", url: "https://hooks.example.com/new-url" });
     const { id, outs } = await withCallResource(URN, () => tasks.create(inputs));
     expect(id).toBe(made.id);
     expect(outs.url).toBe("https://hooks.example.com/new-url");
     expect(emulator.runTask.tasks().map((t) => [t.id, t.url])).toEqual([[made.id, "https://hooks.example.com/new-url"]]);
-    expect(exports.sort()).toEqual(["dev", "prod"]);
+    expect(exports.sort()).toEqual(["dev", "organization/other-project/prod", "prod"]);
   });
 
   test.each([
