@@ -86,8 +86,8 @@ export async function takenOverOrRefused(object: ExistingObject): Promise<void> 
     const names = heldHere.map((u) => `"${nameOfUrn(u)}" (${u})`).join(", ");
     throw new SnapshotRunTaskError(
       "conflict",
-      `${head}. Resource ${names} of this stack holds it. Renamed or moved in the program (into a component, say)? Give this ` +
-        `resource the old one in its \`aliases\`. Two resources with ${object.identity}? Give each its own`,
+      `${head}. Resource ${names} of this stack holds it. Renamed or moved in the program (into a component, say)? Add the ` +
+        `old name to the resource's \`aliases\`. Two resources with ${object.identity}? Give each its own`,
     );
   }
   let elsewhere: Awaited<ReturnType<typeof otherStacksHolding>>;
