@@ -11,6 +11,8 @@ export interface Mount {
   methodNotAllowed(req: EmulatorRequest): EmulatorResponse;
   /** A path that is not a URL path (a malformed percent-escape, `%zz`): the request is bad, whatever route it meant. */
   badPath(req: EmulatorRequest, detail: string): EmulatorResponse;
+  /** Headers every answer under the prefix carries, as a service reports its API version on each. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -65,13 +67,14 @@ export async function startHttpServer(
       params: {},
     };
     const mount = mounts.find((m) => request.path.startsWith(m.prefix));
+    const reply = (answer: EmulatorResponse) => send(res, mount?.headers ? { ...answer, headers: { ...mount.headers, ...answer.headers } } : answer);
     const malformed = malformedEscape(request.path);
     if (malformed) {
       // As the services' HTTP servers refuse a request line that does not parse, before any route: never a 500.
       const detail = `invalid URL escape "${malformed}" in the path`;
       const answer = mount ? mount.badPath(request, detail) : { status: 400, body: { errors: [detail] } };
       log.record(request.method, `${mount?.prefix ?? ""}(malformed)`, request.path, answer.status);
-      return send(res, answer);
+      return reply(answer);
     }
     if (!mount) {
       log.record(request.method, "(unknown)", request.path, 404);
@@ -82,7 +85,7 @@ export async function startHttpServer(
     if (found === undefined || found === "methodNotAllowed") {
       const answer = found === undefined ? mount.notFound(request) : mount.methodNotAllowed(request);
       log.record(request.method, `${mount.prefix}(unmatched)`, request.path, answer.status);
-      return send(res, answer);
+      return reply(answer);
     }
     request.params = found.params;
     const routeKey = `${mount.prefix}${found.route.template}`;
@@ -97,7 +100,7 @@ export async function startHttpServer(
       if (verdict === "dropAfter" || verdict === "resetAfter") after = verdict;
       else if (verdict) {
         log.record(request.method, routeKey, request.path, verdict.status);
-        return send(res, verdict);
+        return reply(verdict);
       }
     }
     const answer = await found.route.handler(request);
@@ -106,7 +109,7 @@ export async function startHttpServer(
     if (after === "dropAfter") req.socket.destroy();
     // A TCP RST rather than a FIN (the gateway's connection passes it on to its socket).
     else if (after === "resetAfter") req.socket.resetAndDestroy();
-    else send(res, answer);
+    else reply(answer);
   }
 
   // Clients connect to a listener of the emulator's own, which admits LIST (see methodGateway.ts).

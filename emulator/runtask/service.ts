@@ -152,6 +152,9 @@ function opaqueOrganizationId(name: string): string {
 
 export { DEFAULT_RUNTASK_TOKEN, DEFAULT_ORGANIZATION };
 
+/** The API version the service reports on every answer (`TFP-API-Version`), which go-tfe reads as RemoteAPIVersion. */
+export const API_VERSION = "2.6";
+
 /** A request with a body as the service received it, for tests that assert on what a client sent. */
 export interface ReceivedBody {
   method: string;
@@ -211,6 +214,8 @@ export class RunTaskService {
         rejectStatus: oneOf("pageSizeRejectStatus", options.pageSizeRejectStatus, [400, 422] as const),
       },
     };
+    // go-tfe's NewClient asks the service's API version of this no-op endpoint before any call; it takes no token.
+    this.router.add("GET", "/ping", () => ({ status: 204 }));
     for (const route of [...taskRoutes(ctx), ...workspaceTaskRoutes(ctx)]) {
       this.router.add(route.method, route.template, (req) =>
         this.authed(req, (grant) => (deniedRoute(grant, route.method, route.template) ? notFound() : route.handle(req, grant))),
@@ -225,6 +230,7 @@ export class RunTaskService {
       notFound: () => notFound(),
       methodNotAllowed: () => errors(405, { status: "405", title: "method not allowed" }),
       badPath: (_req, detail) => errors(400, { status: "400", title: "bad request", detail }),
+      headers: { "TFP-API-Version": API_VERSION },
     };
   }
 

@@ -95,6 +95,21 @@ describe("run task emulator: authentication", () => {
     });
   });
 
+  test.each([{}, { letterOfSpec: true }])(
+    "GET /api/v2/ping answers 204 with no token, and every answer carries the API version, as go-tfe reads them (%j)",
+    async (options) => {
+      api = await RunTaskApi.start(options);
+      for (const headers of [{}, { authorization: "Bearer not-a-token" }]) {
+        const ping = await fetch(`${api.origin}/api/v2/ping`, { headers });
+        expect([ping.status, await ping.text(), ping.headers.get("tfp-api-version")]).toEqual([204, "", "2.6"]);
+      }
+      for (const path of ["/api/v2/organizations/emulator-org/tasks", "/api/v2/nowhere", "/api/v2/tasks/%zz"]) {
+        expect((await fetch(`${api.origin}${path}`)).headers.get("tfp-api-version")).toBe("2.6");
+      }
+      expect((await fetch(`${api.origin}/api/v2/ping`, { method: "POST" })).status).toBe(405);
+    },
+  );
+
   test("unknownTokenStatus given wins over letterOfSpec either way, and other values are refused", async () => {
     api = await RunTaskApi.start({ unknownTokenStatus: 404 });
     expect((await api.call("GET", "/tasks/task-x", undefined, { token: "nope" })).status).toBe(404);

@@ -122,6 +122,7 @@ func runTaskCalls(ctx context.Context, s settings) (*Report, error) {
 		return nil, err
 	}
 	org, ws1, ws2, ws3 := s.organization, s.workspaces[0], s.workspaces[1], s.workspaces[2]
+	r.Equal("NewClient reads the service's API version from its ping", client.RemoteAPIVersion(), "2.6")
 
 	// Tasks: create with every attribute, and with the required ones alone.
 	scanner, err := client.RunTasks.Create(ctx, org, tfe.RunTaskCreateOptions{
