@@ -404,7 +404,9 @@ export function renderRequests(x: RequestFigures, runDate: string): string[] {
     "new attachment's document, as the real service does (under `letterOfSpec`, 204 and no body, as the spec's status",
     "table says, and the provider lists them again to learn the new one's id: one request more). Adoption is an `up`",
     "with `adopt: true` from a state that has never seen the objects: its check reads the object to say what the create",
-    "will take over (a notice the CLI shows, in a preview too), then the create reads it and writes it once.",
+    "will take over (a notice the CLI shows, in a preview too), then the create looks it up again and writes it at most",
+    "once: the configuration, whose read shows the program's settings, not at all; the task in one PATCH, as its HMAC key,",
+    "which the program gives and no read shows, is sent; the attachment in one PATCH, whose answer shows its settings.",
     `An import is \`pulumi import\` through the provider plugins (the engine cannot read a dynamic resource by its id,`,
     `pulumi/pulumi#16175), each by one of its id forms: ${Object.entries(IMPORT_IDS)
       .map(([kind, id]) => `${kind === "SnapshotAutoConfig" ? "a configuration" : kind === "RunTask" ? "a task" : "an attachment"} by ${id.form}`)
