@@ -10,7 +10,10 @@ import { Switchboard } from "../support/switchboard";
  *   written; with one, it takes it, keeping the HMAC key the program does not give (no read shows it);
  * - `pulumi import` by `<organization>/<name>` where two tasks share the name: refused naming both, nothing recorded;
  * - an association's update carried out and its answer lost: the state records what the service holds, so that the
- *   program put back to the old settings is an update, and the service follows it.
+ *   program put back to the old settings is an update, and the service follows it;
+ * - through the plugins, an associate answered 201 with a document of another kind (a task's): the association made
+ *   is looked up and recorded, and the destroy removes it; a task's update carried out and answered 200 with no
+ *   document: the state records the service's settings, and the program put back is an update the service follows.
  */
 jest.setTimeout(600_000);
 
@@ -101,4 +104,57 @@ test("plugins: pulumi import by <organization>/<name> where two tasks share it i
   expect(imported.error).toBeUndefined();
   expect(stack.state().resources.find((r) => nameOf(r.urn) === "gate")?.id).toBe(b.id);
   expect(writesCarriedOut()).toBe(0);
+});
+
+test("plugins: an associate answered with a task's document records the association made, which destroy removes; a task's update answered with no document records what the service holds", async () => {
+  const stack = suite.stack("yaml", "answers-of-another-kind");
+  const program = (url: string) =>
+    stack.yamlProgram(`resources:
+  gate:
+    type: runtask:index:RunTask
+    properties:
+      url: ${url}
+  gate-on-app:
+    type: runtask:index:WorkspaceRunTask
+    properties:
+      workspaceId: ${ws("app")}
+      taskId: \${gate.id}
+      enforcementLevel: mandatory
+`);
+  // The associate carried out at the service, and answered with the task's document rather than the association's.
+  calls.answers.push((req, route) => {
+    if (req.method !== "POST" || route !== "/api/v2/workspaces/:ws/tasks") return undefined;
+    const taskId = (req.body as { data: { relationships: { task: { data: { id: string } } } } }).data.relationships.task.data.id;
+    suite.emulator.runTask.addWorkspaceTask(req.params.ws, taskId, { enforcementLevel: "mandatory" });
+    return { status: 201, body: { data: { id: taskId, type: "tasks", attributes: { name: "gate" } } }, contentType: "application/vnd.api+json" };
+  });
+  program("https://hooks.example.com/old");
+  const created = await stack.up();
+  expect(created.error).toBeUndefined();
+  calls.reset();
+  const [made] = suite.emulator.runTask.workspaceTasks();
+  expect(suite.emulator.runTask.workspaceTasks()).toHaveLength(1);
+  const association = stack.state().resources.find((r) => nameOf(r.urn) === "gate-on-app");
+  expect([association?.id, association?.outputs?.workspaceTaskId]).toEqual([`${ws("app")}/${made.id}`, made.id]);
+
+  // The PATCH carried out, and answered 200 with no document: recorded as the service holds it.
+  calls.answers.push((req, route) => {
+    if (req.method !== "PATCH" || route !== "/api/v2/tasks/:id") return undefined;
+    suite.emulator.runTask.store.tasks.get(req.params.id)!.url = (req.body as { data: { attributes: { url: string } } }).data.attributes.url;
+    return { status: 200 };
+  });
+  program("https://hooks.example.com/new");
+  const unanswered = await stack.up();
+  expect(unanswered.ok).toBe(false);
+  calls.reset();
+  expect(stack.state().resources.find((r) => nameOf(r.urn) === "gate")?.outputs?.url).toBe("https://hooks.example.com/new");
+  program("https://hooks.example.com/old");
+  const back = await stack.up();
+  expect(back.error).toBeUndefined();
+  expect(back.changes).toMatchObject({ update: 1 });
+  expect(suite.emulator.runTask.tasks().map((t) => t.url)).toEqual(["https://hooks.example.com/old"]);
+
+  expect((await stack.destroy()).error).toBeUndefined();
+  expect(suite.emulator.runTask.workspaceTasks()).toEqual([]);
+  expect(suite.emulator.runTask.tasks()).toEqual([]);
 });
