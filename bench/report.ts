@@ -1,3 +1,4 @@
+import type { Breakdown, FieldBytes, Profile } from "./breakdown";
 import { cpuRatio, PHASES, type EngineComparison, type Phase } from "./engineComparison";
 import type { EngineProfile } from "./engineProfile";
 import type { ExecutableFigures } from "./executables";
@@ -24,9 +25,12 @@ export interface BenchResults {
     /** Load averages (1, 5, 15 minutes) as the run started and ended: the machine is shared. */
     loadAverage: { start: number[]; end: number[] };
   };
-  comparison: EngineComparison;
+  /** `measured` where it was measured on its own. */
+  comparison: EngineComparison & { measured?: Measured };
   /** `measured` where it was measured on its own. */
   mixed: EngineComparison & { measured?: Measured };
+  /** Where the dynamic resources' state bytes and CPU go (absent from runs before it was measured). */
+  breakdown?: Breakdown & { measured?: Measured };
   /** Through an authenticating proxy against direct (absent from runs before it was measured). */
   proxy?: ProxyComparison;
   floor: FloorRow[];
@@ -102,8 +106,11 @@ export function renderReport(r: BenchResults): string {
       "",
     );
   }
-  lines.push(...whatToExpect(r), ...method(r), "## Ours against the engine's floor", "", ...renderComparison(c), "");
+  lines.push(...whatToExpect(r), ...method(r), "## Ours against the engine's floor", "");
+  if (c.measured) lines.push(measuredLine(c.measured), "");
+  lines.push(...renderComparison(c), "");
   lines.push(...renderMixed(r.mixed));
+  if (r.breakdown) lines.push(...renderBreakdown(r.breakdown));
   if (r.proxy) lines.push(...renderProxyComparison(r.proxy), "");
   lines.push(
     ...floorSection(r),
@@ -129,11 +136,89 @@ export function renderMixed(mixed: BenchResults["mixed"]): string[] {
   ];
 }
 
+/** The comparison on run tasks measured on its own: dated, then its tables. */
+export function renderComparisonAlone(c: BenchResults["comparison"]): string[] {
+  return [...(c.measured ? [measuredLine(c.measured), ""] : []), ...renderComparison(c)];
+}
+
+const KINDS = ["SnapshotAutoConfig", "RunTask", "WorkspaceRunTask"] as const;
+
+/** Where the bytes of a state and the CPU of the program's and the plugin's processes go, dynamic against null. */
+export function renderBreakdown(b: NonNullable<BenchResults["breakdown"]>): string[] {
+  const lines = [
+    "## Where the bytes and the CPU go",
+    "",
+    ...(b.measured ? [measuredLine(b.measured), ""] : []),
+    `The mixed program of ${b.resources} resources, once with the dynamic resources and once with the null provider: the state file`,
+    "after `up`, and the CPU profiles (Node's `--cpu-prof`) of the program's process and of the dynamic provider plugin's",
+    "during that `up` and the no-op `up` after it.",
+    "",
+    "Bytes per resource in the state file (compact JSON, as the file backend writes it), by top-level field of a resource,",
+    "and within `inputs` and `outputs` by key, dynamic / null (— where the field is absent):",
+    "",
+    "| kind | in all | field: dynamic / null bytes |",
+    "|---|---|---|",
+  ];
+  const pair = (d?: number, n?: number) => `${d ?? "—"} / ${n ?? "—"}`;
+  const fieldsOf = (x: Partial<Record<string, FieldBytes>>, side: "fields" | "inputs" | "outputs") => {
+    const keys = new Set([...Object.keys(x.dynamic?.[side] ?? {}), ...Object.keys(x.null?.[side] ?? {})]);
+    return [...keys]
+      .sort((a, b) => (x.dynamic?.[side][b] ?? x.null?.[side][b] ?? 0) - (x.dynamic?.[side][a] ?? x.null?.[side][a] ?? 0))
+      .map((k) => `\`${k}\` ${pair(x.dynamic?.[side][k], x.null?.[side][k])}`)
+      .join(", ");
+  };
+  for (const kind of KINDS) {
+    const x = b.state[kind];
+    if (!x.dynamic && !x.null) continue;
+    lines.push(`| ${kind} | ${pair(x.dynamic?.total, x.null?.total)} | ${fieldsOf(x, "fields")} |`);
+    lines.push(`| ${kind} \`inputs\` | | ${fieldsOf(x, "inputs")} |`);
+    lines.push(`| ${kind} \`outputs\` | | ${fieldsOf(x, "outputs")} |`);
+  }
+  for (const phase of ["noOpUp", "up"] as const) {
+    const p = b.profiles[phase];
+    lines.push(
+      "",
+      `CPU milliseconds the profiles sampled in ${PHASE_NAMES[phase]}, by part (what the code running belongs to; a function's own time, not`,
+      "what it calls), dynamic / null:",
+      "",
+      "| process | in all | parts: dynamic / null ms |",
+      "|---|---|---|",
+    );
+    for (const role of ["program", "plugin"] as const) {
+      const d = p.dynamic?.[role];
+      const n = p.null?.[role];
+      const parts = new Set([...Object.keys(d?.parts ?? {}), ...Object.keys(n?.parts ?? {})]);
+      const cells = [...parts]
+        .sort((a, c) => (d?.parts[c] ?? 0) + (n?.parts[c] ?? 0) - (d?.parts[a] ?? 0) - (n?.parts[a] ?? 0))
+        .map((k) => `${k} ${pair(round(d?.parts[k]), round(n?.parts[k]))}`)
+        .join("; ");
+      lines.push(`| ${role === "program" ? "the program's" : "the dynamic provider plugin's"} | ${pair(round(d?.ms), round(n?.ms))} | ${cells} |`);
+    }
+  }
+  const tops: [string, Profile | undefined][] = [
+    ["the program's process in a no-op `up`, dynamic", b.profiles.noOpUp.dynamic?.program],
+    ["the dynamic provider plugin in an `up`, dynamic", b.profiles.up.dynamic?.plugin],
+  ];
+  for (const [what, profile] of tops) {
+    if (!profile) continue;
+    lines.push(
+      "",
+      `The heaviest functions of ${what} (own time, ms): ${profile.top.map((t) => `\`${t.fn}\` (${t.where}) ${round(t.ms)}`).join(", ")}.`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
+const round = (x: number | undefined) => (x === undefined ? undefined : Math.round(x));
+
 /** The sections of the page measured on their own, after the full run. */
 function measuredAlone(r: BenchResults): string[] {
   const day = r.date.slice(0, 10);
   const named: [string, Measured | undefined][] = [
+    ["[the comparison on run tasks](#ours-against-the-engines-floor)", r.comparison.measured],
     ["[the mixed program's comparison](#ours-against-the-engines-floor)", r.mixed.measured],
+    ["[where the bytes and the CPU go](#where-the-bytes-and-the-cpu-go)", r.breakdown?.measured],
     ["[through a proxy](#through-a-proxy)", r.proxy?.measured],
     ["[requests per operation](#requests-per-operation)", r.requests.measured],
     ["[start-up](#start-up)", r.startup.measured],
