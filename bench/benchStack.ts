@@ -35,7 +35,7 @@ const RUNNER = join(__dirname, "inlineProgram.js");
 export class BenchStack {
   readonly work: string;
   readonly backend: string;
-  private readonly env: NodeJS.ProcessEnv;
+  private env: NodeJS.ProcessEnv;
   private configured = false;
   private requests = 0;
 
@@ -60,6 +60,11 @@ export class BenchStack {
       { home, backend: this.backend, passphrase: PASSPHRASE, extraPath: [...(pluginDir ? [pluginDir] : []), project.binDir] },
       { ...process.env, ...env },
     );
+  }
+
+  /** Sets further environment for the commands from now on (`NODE_OPTIONS`, ...). */
+  setEnv(env: NodeJS.ProcessEnv): void {
+    this.env = { ...this.env, ...env };
   }
 
   /** Where the program runs: a folder of the consumer project, so that the package and the SDK resolve from it. */

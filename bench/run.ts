@@ -16,12 +16,15 @@
  *   -- --startup                     start-up
  *   -- --executables                 the plugins' standalone executables against their scripts
  *   -- --listing                     listing, and the provider's own work
+ *   -- --comparison [n] [rounds]     the comparison on n run tasks (the full run's sizes by default)
+ *   -- --breakdown [n]               where the dynamic resources' state bytes and CPU go, on the mixed program of n
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { repositoryRoot } from "../toolchain/repository";
+import { breakdown } from "./breakdown";
 import { compareThroughEngine, type ProgramName, type Sequence } from "./engineComparison";
 import { engineProfile } from "./engineProfile";
 import { executables } from "./executables";
@@ -30,7 +33,9 @@ import { listing } from "./listing";
 import { providerCpu } from "./providerCpu";
 import { compareThroughProxy } from "./proxyComparison";
 import {
+  renderBreakdown,
   renderComparison,
+  renderComparisonAlone,
   renderExecutables,
   renderListing,
   renderMixed,
@@ -55,6 +60,7 @@ const SIZES = {
     resources: 1000,
     rounds: 2,
     mixed: 300,
+    breakdown: 300,
     floor: [100, 200, 500],
     profile: 500,
     startupRuns: 9,
@@ -66,6 +72,7 @@ const SIZES = {
     resources: 20,
     rounds: 1,
     mixed: 12,
+    breakdown: 12,
     floor: [50],
     profile: 50,
     startupRuns: 3,
@@ -93,6 +100,22 @@ const SECTIONS: Record<
       return { mixed: { ...figures, measured: measurement.end() } };
     },
     print: (r) => renderMixed(r.mixed!),
+  },
+  "--comparison": {
+    measure: async (s, size, [n, rounds]) => {
+      const measurement = measuring();
+      const figures = await compareThroughEngine(s, "run tasks", n ? Number(n) : size.resources, rounds ? Number(rounds) : size.rounds, log);
+      return { comparison: { ...figures, measured: measurement.end() } };
+    },
+    print: (r) => renderComparisonAlone(r.comparison!),
+  },
+  "--breakdown": {
+    measure: async (s, size, [n]) => {
+      const measurement = measuring();
+      const figures = await breakdown(s, n ? Number(n) : size.breakdown, log);
+      return { breakdown: { ...figures, measured: measurement.end() } };
+    },
+    print: (r) => renderBreakdown(r.breakdown!),
   },
   "--proxy": {
     measure: async (s, size, [n, rounds]) => ({
@@ -147,6 +170,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   const cpu = await providerCpu();
   log(`the CLI's profile of an up of ${size.profile} resources of the null provider`);
   const profile = await engineProfile(s, size.profile);
+  const parts = await breakdown(s, size.breakdown, log);
   const mixed = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
   const proxy = await compareThroughProxy(s, size.proxy);
   const comparison = await compareThroughEngine(s, "run tasks", size.resources, size.rounds, log);
@@ -176,6 +200,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
     proxy,
     floor: floorRows,
     engineProfile: profile,
+    breakdown: parts,
     requests,
     startup: start,
     executables: standalone,

@@ -19,9 +19,13 @@ export const RESOURCE_URN = "__resourceUrn";
  *   name, as Pulumi's auto-naming keeps an auto-name; and, in the Check the engine runs again without olds before a
  *   replacement's create, to the name the first Check of that resource kept;
  * - a create knows its resource's URN (`withCreatedResource`), for its refusal's recovery and the recovery itself
- *   (takeover/pendingCreates.ts). The create's inputs are what its resource's Check answered, so they tell which one it is.
+ *   (takeover/pendingCreates.ts). The create's inputs are what its resource's Check answered, so they tell which one it is;
+ * - the output that repeats the resource id (`idOutput`: a task's `taskId`, an association's `workspaceTaskId`) is
+ *   left out of what a create, an update and a read record where it equals the id, since the state holds the id
+ *   already and the resource classes read it from there (sdk/dynamicResource.ts); a read keeps it where the state
+ *   had it (one an older version wrote), so that a refresh changes nothing there.
  */
-export function dynamicResourceProvider(provider: ResourceProvider): ResourceProvider {
+export function dynamicResourceProvider(provider: ResourceProvider, idOutput?: string): ResourceProvider {
   const namesKept = new Map<string, string>();
   const resourceOfInputs = new Map<string, string>();
   return {
@@ -37,10 +41,26 @@ export function dynamicResourceProvider(provider: ResourceProvider): ResourcePro
       if (result.failures.length === 0) resourceOfInputs.set(inputsKey(result.inputs), urn);
       return result;
     },
-    create(inputs) {
-      return withCreatedResource(resourceOfInputs.get(inputsKey(inputs)), () => provider.create(inputs));
+    async create(inputs) {
+      const { id, outs } = await withCreatedResource(resourceOfInputs.get(inputsKey(inputs)), () => provider.create(inputs));
+      return { id, outs: withoutId(outs, idOutput, id) };
+    },
+    async update(id, olds, news) {
+      const { outs } = await provider.update(id, olds, news);
+      return { outs: withoutId(outs, idOutput, id) };
+    },
+    async read(id, props) {
+      const read = await provider.read(id, props);
+      return idOutput === undefined || idOutput in props ? read : { ...read, props: withoutId(read.props, idOutput, read.id) };
     },
   };
+}
+
+/** `outs` without `key` where it holds the id. */
+function withoutId(outs: Props, key: string | undefined, id: string): Props {
+  if (key === undefined || outs[key] !== id) return outs;
+  const { [key]: _id, ...rest } = outs;
+  return rest;
 }
 
 /** The inputs as a key, whatever the order of their keys, without the engine's `__provider`. */

@@ -100,7 +100,8 @@ const wrapped: Partial<Record<Kind, ResourceProvider>> = {};
 function dynamicProvider(kind: Kind): ResourceProvider {
   const { dynamicResourceProvider, snapshotAutoConfigProvider, runTaskProvider, workspaceRunTaskProvider } = core();
   const of = { snapshotAutoConfig: snapshotAutoConfigProvider, runTask: runTaskProvider, workspaceRunTask: workspaceRunTaskProvider };
-  return (wrapped[kind] ??= withSettingsOf(kind === "snapshotAutoConfig" ? "snapshot" : "runtask", dynamicResourceProvider(of[kind])));
+  const idOutput = { snapshotAutoConfig: undefined, runTask: "taskId", workspaceRunTask: "workspaceTaskId" }[kind];
+  return (wrapped[kind] ??= withSettingsOf(kind === "snapshotAutoConfig" ? "snapshot" : "runtask", dynamicResourceProvider(of[kind], idOutput)));
 }
 
 /** Each resource's provider. */

@@ -4,9 +4,8 @@ import type { RunTaskGlobal } from "../provider/runTask/global";
 import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocabulary";
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
-import provider = require("./shims/runTask");
+import { dynamicProps, dynamicType, resourceUrn, unregisteredOutputs } from "./dynamicResource";
 import { warnOfPlainProxyPasswords } from "./plainSettings";
-import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export type { EnforcementLevel, RunTaskGlobal, Stage };
@@ -50,11 +49,18 @@ export interface RunTaskArgs {
 
 assertType<ArgsMatchTable<RunTaskArgs, typeof runTaskTable>>(true);
 
-const OUTPUT_KEYS = outputKeys(runTaskTable.fields);
+const TYPE = dynamicType("runtask", "RunTask");
 const SECRET_ARGS = secretArgs(runTaskTable.fields);
+/**
+ * The outputs a task may leave unregistered: `taskId`, the resource id (the state keeps it once, as the id), and the
+ * arguments that hold a value only where the program gives them (the HMAC key, which no read returns; `adopt`).
+ */
+const ID_OUTPUT = "taskId";
+const GIVEN_ONLY = ["hmacKey", "adopt"];
+const ALWAYS = outputKeys(runTaskTable.fields).filter((k) => k !== ID_OUTPUT && !GIVEN_ONLY.includes(k));
 
 /** A run task of an organization. The resource id is the service's `task-...` id. */
-export class RunTask extends pulumi.dynamic.Resource {
+export class RunTask extends pulumi.CustomResource {
   declare readonly organization: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
@@ -70,20 +76,17 @@ export class RunTask extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RunTaskArgs, opts?: pulumi.CustomResourceOptions) {
     warnOfPlainProxyPasswords();
-    const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
+    const given = GIVEN_ONLY.filter((k) => args[k as keyof RunTaskArgs] !== undefined);
     // Without `name`, the provider names the object after the resource, or keeps the name it has (dynamicResources.ts).
-    Object.assign(props, args, resourceUrnArg("runtask", "RunTask", name, opts));
-    // Secret in the stored inputs too, even when passed as a plain string.
-    for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    super(
-      provider,
-      name,
-      props,
-      { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] },
-      "runtask",
-      "RunTask",
-    );
+    const props = dynamicProps("runTask", given.length ? [...ALWAYS, ...given] : ALWAYS, args, resourceUrn(TYPE, name, opts?.parent));
+    // Secret in the stored inputs too, even when passed as a plain string; and in the outputs, where it can be.
+    const secrets = SECRET_ARGS.filter((key) => props[key] !== undefined);
+    for (const key of secrets) props[key] = pulumi.secret(props[key]);
+    const more = opts?.additionalSecretOutputs ?? [];
+    super(TYPE, name, props, secrets.length || more.length ? { ...opts, additionalSecretOutputs: [...secrets, ...more] } : opts);
   }
 }
+
+unregisteredOutputs(RunTask.prototype, [ID_OUTPUT, ...GIVEN_ONLY], { [ID_OUTPUT]: (task) => task.id });
 
 assertType<OutputsMatchTable<RunTask, typeof runTaskTable>>(true);

@@ -1,10 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * The provider objects handed to `dynamic.Resource` (one module each under `shims/`). Each method loads the
- * installed package's provider entry at call time and delegates, so that even where the closure serializer has to
- * store these methods by value (the package is linked from outside node_modules), the text holds nothing but the
- * kind of resource: no implementation, no credential. Terse on purpose: that text is stored with every resource.
+ * The provider objects of the dynamic resources (one module each under `shims/`), which the provider text of every
+ * resource requires by package name (sdk/dynamicResource.ts). Each method loads the installed package's provider entry
+ * at call time and delegates. States written by earlier versions hold the text the closure serializer made of these
+ * objects (a require of the shim or, where the package was linked from outside node_modules, these methods by value):
+ * terse on purpose, and kept working.
  */
 export function providerShim(k: "snapshotAutoConfig" | "runTask" | "workspaceRunTask"): pulumi.dynamic.ResourceProvider {
   return {

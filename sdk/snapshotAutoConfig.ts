@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { snapshotAutoConfigTable } from "../provider/snapshotAutoConfig/fields";
-import type { StorageType } from "../provider/snapshotAutoConfig/storageTypes";
+import { STORAGE_TYPES, type StorageType } from "../provider/snapshotAutoConfig/storageTypes";
 import { outputKeys, secretArgs } from "../provider/table/derived";
+import type { FieldTable } from "../provider/table/field";
 import { assertType, type GroupArgName, type RequiredGroupArgName, type Same } from "../provider/table/types";
-import provider = require("./shims/snapshotAutoConfig");
+import { dynamicProps, dynamicType, resourceUrn, unregisteredOutputs } from "./dynamicResource";
 import { warnOfPlainProxyPasswords } from "./plainSettings";
-import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export type { StorageType };
@@ -189,15 +189,26 @@ assertType<ParametersMatchTable<CloudAS3StorageParameters, "cloudA-s3">>(true);
 assertType<ParametersMatchTable<CloudBBlobStorageParameters, "cloudB-blob">>(true);
 assertType<ParametersMatchTable<CloudCGcsStorageParameters, "cloudC-gcs">>(true);
 
-/** Every output key, so the engine reports each of them (keys absent from the inputs never become outputs). */
-const OUTPUT_KEYS = outputKeys(snapshotAutoConfigTable.fields);
+const TYPE = dynamicType("snapshot", "SnapshotAutoConfig");
+const FIELDS: FieldTable = snapshotAutoConfigTable.fields;
 const SECRET_ARGS = secretArgs(snapshotAutoConfigTable.fields);
+/**
+ * The outputs registered for each storage type written in the program (keys absent from the registration never become
+ * outputs): the common ones and the type's own parameters. Another type's parameters can hold no value (the check
+ * refuses them, a read takes the type's alone), nor `adopt` unless the program gives it: those are left unregistered,
+ * each read as an Output of no value (`unregisteredOutputs`). A type known only at run time registers every parameter.
+ */
+const KEYS = outputKeys(snapshotAutoConfigTable.fields).filter((k) => k !== "adopt");
+const REGISTERED = new Map<unknown, string[]>(
+  STORAGE_TYPES.map((type) => [type, KEYS.filter((k) => FIELDS[k].group === undefined || FIELDS[k].group === type)]),
+);
+const UNREGISTERED = KEYS.filter((k) => FIELDS[k].group !== undefined).concat("adopt");
 
 /**
  * A named automated snapshot configuration of the storage service. The resource id is the configuration name.
  * Credentials come from stack config `snapshot:address`/`snapshot:token` or `SERVICE_ADDR`/`SERVICE_TOKEN`.
  */
-export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
+export class SnapshotAutoConfig extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   /** Seconds between snapshots, whatever form the argument had. */
   declare readonly interval: pulumi.Output<number>;
@@ -232,20 +243,22 @@ export class SnapshotAutoConfig extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SnapshotAutoConfigArgs, opts?: pulumi.CustomResourceOptions) {
     warnOfPlainProxyPasswords();
-    const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
+    const outputs = REGISTERED.get(args.storageType) ?? KEYS;
     // Without `name`, the provider names the object after the resource, or keeps the name it has (dynamicResources.ts).
-    Object.assign(props, args, resourceUrnArg("snapshot", "SnapshotAutoConfig", name, opts));
-    // Credentials are secret in the stored inputs too, not only in the outputs, even when passed as plain strings.
-    for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    super(
-      provider,
-      name,
-      props,
-      { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] },
-      "snapshot",
-      "SnapshotAutoConfig",
+    const props = dynamicProps(
+      "snapshotAutoConfig",
+      args.adopt === undefined ? outputs : [...outputs, "adopt"],
+      args,
+      resourceUrn(TYPE, name, opts?.parent),
     );
+    // Credentials are secret in the stored inputs too, not only in the outputs, even when passed as plain strings.
+    // Every credential stays an additional secret output, of any storage type: after a failed switch of the type, the
+    // state records the configuration written back, which holds the old type's.
+    for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    super(TYPE, name, props, { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] });
   }
 }
+
+unregisteredOutputs(SnapshotAutoConfig.prototype, UNREGISTERED);
 
 assertType<OutputsMatchTable<SnapshotAutoConfig, typeof snapshotAutoConfigTable>>(true);

@@ -3,9 +3,8 @@ import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocab
 import { outputKeys } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
-import provider = require("./shims/workspaceRunTask");
+import { dynamicProps, dynamicType, resourceUrn, unregisteredOutputs } from "./dynamicResource";
 import { warnOfPlainProxyPasswords } from "./plainSettings";
-import { resourceUrnArg } from "./resourceUrn";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
 export interface WorkspaceRunTaskArgs {
@@ -25,10 +24,17 @@ export interface WorkspaceRunTaskArgs {
 
 assertType<ArgsMatchTable<WorkspaceRunTaskArgs, typeof workspaceRunTaskTable>>(true);
 
-const OUTPUT_KEYS = outputKeys(workspaceRunTaskTable.fields);
+const TYPE = dynamicType("runtask", "WorkspaceRunTask");
+/**
+ * The outputs an association may leave unregistered: `workspaceTaskId`, the resource id (the state keeps it once, as
+ * the id), and `adopt`, which holds a value only where the program gives it.
+ */
+const ID_OUTPUT = "workspaceTaskId";
+const ALWAYS = outputKeys(workspaceRunTaskTable.fields).filter((k) => k !== ID_OUTPUT && k !== "adopt");
+const WITH_ADOPT = [...ALWAYS, "adopt"];
 
 /** The association of a run task to a workspace. The resource id is the service's `wstask-...` id. */
-export class WorkspaceRunTask extends pulumi.dynamic.Resource {
+export class WorkspaceRunTask extends pulumi.CustomResource {
   declare readonly workspaceId: pulumi.Output<string>;
   declare readonly taskId: pulumi.Output<string>;
   declare readonly enforcementLevel: pulumi.Output<EnforcementLevel>;
@@ -44,10 +50,11 @@ export class WorkspaceRunTask extends pulumi.dynamic.Resource {
       pulumi.log.warn(`WorkspaceRunTask "${name}": \`stage\` is deprecated; use \`stages\` (a list) instead`);
     }
     warnOfPlainProxyPasswords();
-    const props: Record<string, unknown> = Object.fromEntries(OUTPUT_KEYS.map((k) => [k, undefined]));
-    Object.assign(props, args, resourceUrnArg("runtask", "WorkspaceRunTask", name, opts));
-    super(provider, name, props, opts, "runtask", "WorkspaceRunTask");
+    const outputs = args.adopt === undefined ? ALWAYS : WITH_ADOPT;
+    super(TYPE, name, dynamicProps("workspaceRunTask", outputs, args, resourceUrn(TYPE, name, opts?.parent)), opts);
   }
 }
+
+unregisteredOutputs(WorkspaceRunTask.prototype, [ID_OUTPUT, "adopt"], { [ID_OUTPUT]: (association) => association.id });
 
 assertType<OutputsMatchTable<WorkspaceRunTask, typeof workspaceRunTaskTable>>(true);

@@ -1,9 +1,9 @@
 import { providerShim } from "../shim";
 
 /**
- * The `runTask` provider object is this module's whole export. When the package is installed under
- * node_modules, the closure serializer recognises the object as a module and stores just
- * `require("pulumi-snapshot-runtask/shim/runTask")` as the resource's provider text: a few hundred bytes,
- * no secret, and the installed code runs at every later read or delete. The subpath must stay stable.
+ * The `runTask` provider object is this module's whole export. Every resource's provider text is
+ * `exports.handler=()=>require("pulumi-snapshot-runtask/shim/runTask")` (sdk/dynamicResource.ts), and older
+ * states hold the closure serializer's text requiring the same subpath: no secret, and the installed code runs at
+ * every later read or delete. The subpath must stay stable.
  */
 export = providerShim("runTask");

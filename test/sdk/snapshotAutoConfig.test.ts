@@ -25,13 +25,25 @@ describe("SnapshotAutoConfig resource class", () => {
     expect(reg.inputs).not.toHaveProperty("name");
     expect(reg.inputs.__resourceUrn).toBe("urn:pulumi:stack::project::pulumi-nodejs:dynamic/snapshot:SnapshotAutoConfig::nightly");
     expect(reg.type).toBe("pulumi-nodejs:dynamic/snapshot:SnapshotAutoConfig");
-    const text = reg.inputs.__provider as string;
-    expect(typeof text).toBe("string");
-    // Loaded from this repository (not node_modules) the shim is stored by value: methods that only delegate.
-    // Installed as a package it is stored as a require of its subpath; the conformance suite checks that form.
-    expect(text).toContain('require("pulumi-snapshot-runtask/provider").providers[k].create(n)');
-    expect(text).toContain('k: "snapshotAutoConfig"');
-    expect(text).not.toContain(canary);
+    // The provider text is the shim's require alone, however the package is installed, and holds no secret.
+    expect(reg.inputs.__provider).toBe('exports.handler=()=>require("pulumi-snapshot-runtask/shim/snapshotAutoConfig")');
+    expect(reg.inputs.__provider).not.toContain(canary);
+  });
+
+  test("registers the outputs of its storage type; another type's parameters and an absent adopt read as Outputs of no value", async () => {
+    const r = new SnapshotAutoConfig("gcs-only", { interval: 60, pathPrefix: "p/", storageType: "cloudC-gcs", cloudCGcsBucket: "b" });
+    expect(await value(r.id)).toBe("gcs-only-id");
+    const reg = registered.find((x) => x.name === "gcs-only")!;
+    expect(Object.keys(reg.inputs).sort()).toEqual(["__provider", "__resourceUrn", "cloudCGcsBucket", "interval", "pathPrefix", "storageType"]);
+    expect(await value(r.cloudCGcsBucket)).toBe("b");
+    for (const unset of [r.cloudAS3Bucket, r.localMaxSpace, r.cloudBAccountKey, r.adopt, r.cloudCEndpoint] as pulumi.Output<unknown>[]) {
+      expect(pulumi.Output.isInstance(unset)).toBe(true);
+      expect(await value(unset)).toBeUndefined();
+    }
+    // The same Output at every read, depending on the resource as a registered one does.
+    expect(r.cloudAS3Bucket).toBe(r.cloudAS3Bucket);
+    const resources = await (r.cloudAS3Bucket as unknown as { allResources(): Promise<Set<pulumi.Resource>> }).allResources();
+    expect(resources.has(r)).toBe(true);
   });
 
   test("marks every credential as an additional secret output", () => {
