@@ -99,7 +99,7 @@ describe("run task emulator: authentication", () => {
     "GET /api/v2/ping answers 204 with no token, and every answer carries the API version, as go-tfe reads them (%j)",
     async (options) => {
       api = await RunTaskApi.start(options);
-      for (const headers of [{}, { authorization: "Bearer not-a-token" }]) {
+      for (const headers of [{}, { authorization: "Bearer not-a-token" }] as Record<string, string>[]) {
         const ping = await fetch(`${api.origin}/api/v2/ping`, { headers });
         expect([ping.status, await ping.text(), ping.headers.get("tfp-api-version")]).toEqual([204, "", "2.6"]);
       }
