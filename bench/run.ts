@@ -60,6 +60,7 @@ const SIZES = {
     resources: 1000,
     rounds: 2,
     mixed: 300,
+    mixedRounds: 3,
     breakdown: 300,
     floor: [100, 200, 500],
     profile: 500,
@@ -72,6 +73,7 @@ const SIZES = {
     resources: 20,
     rounds: 1,
     mixed: 12,
+    mixedRounds: 1,
     breakdown: 12,
     floor: [50],
     profile: 50,
@@ -96,7 +98,7 @@ const SECTIONS: Record<
   "--mixed": {
     measure: async (s, size) => {
       const measurement = measuring();
-      const figures = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
+      const figures = await compareThroughEngine(s, "mixed", size.mixed, size.mixedRounds, log);
       return { mixed: { ...figures, measured: measurement.end() } };
     },
     print: (r) => renderMixed(r.mixed!),
@@ -171,7 +173,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   log(`the CLI's profile of an up of ${size.profile} resources of the null provider`);
   const profile = await engineProfile(s, size.profile);
   const parts = await breakdown(s, size.breakdown, log);
-  const mixed = await compareThroughEngine(s, "mixed", size.mixed, 1, log);
+  const mixed = await compareThroughEngine(s, "mixed", size.mixed, size.mixedRounds, log);
   const proxy = await compareThroughProxy(s, size.proxy);
   const comparison = await compareThroughEngine(s, "run tasks", size.resources, size.rounds, log);
   // The comparison's null runs are the floor's largest size, as users run it; only the experiment runs again.
