@@ -1,6 +1,7 @@
 import { BenchStack, type CommandFigures } from "./benchStack";
 import { startEmulatorProcess } from "./emulatorProcess";
 import type { CpuByRole } from "./processTree";
+import { nullProviderWaits } from "./nullProvider";
 import { mixed, runTasks, VARIANTS, type ResourceDescription, type Variant } from "./programs";
 import { benchConfig, EMULATOR_OPTIONS, LATENCY_MS, median, PARALLEL, type Setting } from "./setting";
 
@@ -42,6 +43,21 @@ export interface EngineComparison {
   providerTextBytes: { dynamic?: number; null?: number };
   /** Every command, by round then variant, for whoever wants more than medians. */
   samples: Record<Variant, Record<Phase, PhaseSample>>[];
+  /** The control, where it ran: the null provider waiting in the same rounds (see `WaitingControl`). */
+  waiting?: WaitingControl;
+}
+
+/**
+ * The null provider whose create and delete wait at least as long as ours wait on the service (two requests'
+ * latency a create, one a delete), still doing nothing, run in every round beside the others. Against the null
+ * provider it tells what the time the requests take costs the engine's processes (a longer command, calls held
+ * open) from what their work costs.
+ */
+export interface WaitingControl {
+  createWaitMs: number;
+  deleteWaitMs: number;
+  /** Its commands, by round, as the variants' in `samples`. */
+  samples: Record<Phase, PhaseSample>[];
 }
 
 export type Sequence = Record<Phase, PhaseSample> & { stateBytes: number; providerTextBytes?: number };
@@ -92,7 +108,7 @@ export type ProgramName = keyof typeof PROGRAMS;
 /**
  * The three variants on a program of `n` resources, in `rounds` rounds: each round runs every variant's sequence,
  * starting with a different variant each round, so that all see the machine in the same state (its speed varies
- * from minute to minute, other work sharing it).
+ * from minute to minute, other work sharing it). `waiting` adds the waiting null provider to every round.
  */
 export async function compareThroughEngine(
   setting: Setting,
@@ -100,21 +116,30 @@ export async function compareThroughEngine(
   n: number,
   rounds: number,
   log: (line: string) => void,
+  { waiting = false }: { waiting?: boolean } = {},
 ): Promise<EngineComparison> {
   const program = PROGRAMS[programName](n);
   const samples: EngineComparison["samples"] = [];
+  const control: WaitingControl = { createWaitMs: 2 * LATENCY_MS, deleteWaitMs: LATENCY_MS, samples: [] };
+  const runs: (Variant | "waiting")[] = waiting ? [...VARIANTS, "waiting"] : VARIANTS;
   const stateBytes = {} as Record<Variant, number>;
   const providerTextBytes: EngineComparison["providerTextBytes"] = {};
   for (let round = 0; round < rounds; round++) {
     const sample = {} as Record<Variant, Record<Phase, PhaseSample>>;
-    for (let k = 0; k < VARIANTS.length; k++) {
-      const variant = VARIANTS[(round + k) % VARIANTS.length];
-      log(`${programName}, ${n} resources, round ${round + 1} of ${rounds}: ${variant}`);
-      const name = `${programName.replace(" ", "-")}-${variant}-${n}-${round}`;
-      const { stateBytes: bytes, providerTextBytes: text, ...phases } = await sequence(setting, variant, program, name);
-      sample[variant] = phases;
-      stateBytes[variant] = Math.round(bytes / n);
-      if (variant !== "plugin") providerTextBytes[variant] = text;
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[(round + k) % runs.length];
+      log(`${programName}, ${n} resources, round ${round + 1} of ${rounds}: ${run === "waiting" ? "null, waiting" : run}`);
+      const name = `${programName.replace(" ", "-")}-${run}-${n}-${round}`;
+      if (run === "waiting") {
+        const env = nullProviderWaits(control.createWaitMs, control.deleteWaitMs);
+        const { up, noOpUp, destroy } = await sequence(setting, "null", program, name, env);
+        control.samples.push({ up, noOpUp, destroy });
+        continue;
+      }
+      const { stateBytes: bytes, providerTextBytes: text, ...phases } = await sequence(setting, run, program, name);
+      sample[run] = phases;
+      stateBytes[run] = Math.round(bytes / n);
+      if (run !== "plugin") providerTextBytes[run] = text;
     }
     samples.push(sample);
   }
@@ -136,7 +161,19 @@ export async function compareThroughEngine(
     stateBytesPerResource: stateBytes,
     providerTextBytes,
     samples,
+    ...(waiting ? { waiting: control } : {}),
   };
+}
+
+/**
+ * CPU of the waiting null provider over the null provider's, in all and by role (the medians of the rounds'
+ * ratios): what waiting as ours wait costs, doing nothing.
+ */
+export function waitingCpuRatios(c: EngineComparison, p: Phase): { all: number; engine: number; plugin: number } | undefined {
+  const w = c.waiting;
+  if (!w) return undefined;
+  const of = (f: (x: PhaseSample) => number) => round2(median(w.samples.map((x, round) => f(x[p]) / f(c.samples[round].null[p]))));
+  return { all: of((x) => x.totalCpuMs), engine: of((x) => x.cpuMs.engine), plugin: of((x) => x.cpuMs.plugin) };
 }
 
 /**

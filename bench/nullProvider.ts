@@ -14,15 +14,32 @@ import { join } from "node:path";
  */
 export const NULL_PROVIDER_MODULE = "bench-null-provider";
 
+/**
+ * The environment that makes the null provider's create and delete wait, as ours wait on the service, still doing
+ * nothing: the control that tells the time requests take from the work they cost (see engineComparison.ts).
+ */
+export function nullProviderWaits(createMs: number, deleteMs: number): NodeJS.ProcessEnv {
+  return { [CREATE_WAIT]: String(createMs), [DELETE_WAIT]: String(deleteMs) };
+}
+
+const CREATE_WAIT = "BENCH_NULL_CREATE_WAIT_MS";
+const DELETE_WAIT = "BENCH_NULL_DELETE_WAIT_MS";
+
 const SOURCE = `"use strict";
+const waitMs = (name) => Number(process.env[name] || 0);
+const pause = (ms) => (ms ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined);
+const createWaitMs = waitMs("${CREATE_WAIT}");
+const deleteWaitMs = waitMs("${DELETE_WAIT}");
 const changed = (olds, news) => Object.keys(news).some((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
 module.exports = {
   check: async (olds, news) => ({ inputs: news }),
   diff: async (id, olds, news) => ({ changes: changed(olds, news) }),
-  create: async (news) => ({ id: String(news.resourceName), outs: news }),
+  create: async (news) => (await pause(createWaitMs), { id: String(news.resourceName), outs: news }),
   read: async (id, props) => ({ id, props }),
   update: async (id, olds, news) => ({ outs: news }),
-  delete: async () => {},
+  delete: async () => {
+    await pause(deleteWaitMs);
+  },
 };
 `;
 

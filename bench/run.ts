@@ -98,7 +98,7 @@ const SECTIONS: Record<
   "--mixed": {
     measure: async (s, size) => {
       const measurement = measuring();
-      const figures = await compareThroughEngine(s, "mixed", size.mixed, size.mixedRounds, log);
+      const figures = await compareThroughEngine(s, "mixed", size.mixed, size.mixedRounds, log, { waiting: true });
       return { mixed: { ...figures, measured: measurement.end() } };
     },
     print: (r) => renderMixed(r.mixed!),
@@ -173,7 +173,7 @@ async function full(s: Setting, quick: boolean): Promise<BenchResults> {
   log(`the CLI's profile of an up of ${size.profile} resources of the null provider`);
   const profile = await engineProfile(s, size.profile);
   const parts = await breakdown(s, size.breakdown, log);
-  const mixed = await compareThroughEngine(s, "mixed", size.mixed, size.mixedRounds, log);
+  const mixed = await compareThroughEngine(s, "mixed", size.mixed, size.mixedRounds, log, { waiting: true });
   const proxy = await compareThroughProxy(s, size.proxy);
   const comparison = await compareThroughEngine(s, "run tasks", size.resources, size.rounds, log);
   // The comparison's null runs are the floor's largest size, as users run it; only the experiment runs again.
