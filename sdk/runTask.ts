@@ -5,6 +5,7 @@ import type { EnforcementLevel, Stage } from "../provider/services/runtask/vocab
 import { outputKeys, secretArgs } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import { dynamicProps, dynamicType, resourceUrn, unregisteredOutputs } from "./dynamicResource";
+import { leavePromiseStacksUnformatted } from "./promiseStacks";
 import { warnOfPlainProxyPasswords } from "./plainSettings";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
@@ -83,7 +84,12 @@ export class RunTask extends pulumi.CustomResource {
     const secrets = SECRET_ARGS.filter((key) => props[key] !== undefined);
     for (const key of secrets) props[key] = pulumi.secret(props[key]);
     const more = opts?.additionalSecretOutputs ?? [];
-    super(TYPE, name, props, secrets.length || more.length ? { ...opts, additionalSecretOutputs: [...secrets, ...more] } : opts);
+    const done = leavePromiseStacksUnformatted();
+    try {
+      super(TYPE, name, props, secrets.length || more.length ? { ...opts, additionalSecretOutputs: [...secrets, ...more] } : opts);
+    } finally {
+      done();
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { outputKeys, secretArgs } from "../provider/table/derived";
 import type { FieldTable } from "../provider/table/field";
 import { assertType, type GroupArgName, type RequiredGroupArgName, type Same } from "../provider/table/types";
 import { dynamicProps, dynamicType, resourceUrn, unregisteredOutputs } from "./dynamicResource";
+import { leavePromiseStacksUnformatted } from "./promiseStacks";
 import { warnOfPlainProxyPasswords } from "./plainSettings";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
@@ -255,7 +256,12 @@ export class SnapshotAutoConfig extends pulumi.CustomResource {
     // Every credential stays an additional secret output, of any storage type: after a failed switch of the type, the
     // state records the configuration written back, which holds the old type's.
     for (const key of SECRET_ARGS) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    super(TYPE, name, props, { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] });
+    const done = leavePromiseStacksUnformatted();
+    try {
+      super(TYPE, name, props, { ...opts, additionalSecretOutputs: [...SECRET_ARGS, ...(opts?.additionalSecretOutputs ?? [])] });
+    } finally {
+      done();
+    }
   }
 }
 

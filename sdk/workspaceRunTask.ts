@@ -4,6 +4,7 @@ import { outputKeys } from "../provider/table/derived";
 import { assertType } from "../provider/table/types";
 import { workspaceRunTaskTable } from "../provider/workspaceRunTask/fields";
 import { dynamicProps, dynamicType, resourceUrn, unregisteredOutputs } from "./dynamicResource";
+import { leavePromiseStacksUnformatted } from "./promiseStacks";
 import { warnOfPlainProxyPasswords } from "./plainSettings";
 import type { ArgsMatchTable, OutputsMatchTable } from "./tableCheck";
 
@@ -51,7 +52,12 @@ export class WorkspaceRunTask extends pulumi.CustomResource {
     }
     warnOfPlainProxyPasswords();
     const outputs = args.adopt === undefined ? ALWAYS : WITH_ADOPT;
-    super(TYPE, name, dynamicProps("workspaceRunTask", outputs, args, resourceUrn(TYPE, name, opts?.parent)), opts);
+    const done = leavePromiseStacksUnformatted();
+    try {
+      super(TYPE, name, dynamicProps("workspaceRunTask", outputs, args, resourceUrn(TYPE, name, opts?.parent)), opts);
+    } finally {
+      done();
+    }
   }
 }
 
