@@ -250,13 +250,12 @@ export function renderWhatHolds(comparison: EngineComparison, mixed: EngineCompa
     const d = c.phases[p].dynamic;
     const n = c.phases[p].null;
     const by = (role: keyof CpuByRole) => (d.cpuMs[role] - n.cpuMs[role]) / 1000;
-    const plus = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
     const perRequest = d.requests
       ? `, for ${d.requests} requests (${((d.cpuMs.plugin - n.cpuMs.plugin) / d.requests).toFixed(1)} ms of the plugin's CPU each)`
       : ", which sends no request";
     return (
-      `${PHASE_NAMES[p]} of ${name(c)}: ${plus((d.totalCpuMs - n.totalCpuMs) / 1000)} s in all against the ${(((CPU_TARGET - 1) * n.totalCpuMs) / 1000).toFixed(1)} s the target allows; ` +
-      `the CLI ${plus(by("engine"))}, the program's process ${plus(by("language"))}, the dynamic provider plugin ${plus(by("plugin"))}${perRequest}`
+      `${PHASE_NAMES[p]} of ${name(c)}: ${plusSeconds((d.totalCpuMs - n.totalCpuMs) / 1000)} s in all against the ${(((CPU_TARGET - 1) * n.totalCpuMs) / 1000).toFixed(1)} s the target allows; ` +
+      `the CLI ${plusSeconds(by("engine"))}, the program's process ${plusSeconds(by("language"))}, the dynamic provider plugin ${plusSeconds(by("plugin"))}${perRequest}`
     );
   };
   const lines = [

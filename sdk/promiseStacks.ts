@@ -9,7 +9,9 @@
  *
  * Returns what ends it, to call once the registration's synchronous part is over (the SDK formats those stacks
  * there). Nothing is changed where the leak report is asked for, or where there is no `Error.prepareStackTrace` to
- * hand the other stacks to.
+ * hand the other stacks to. Each resource class calls it around its own `super` rather than through a shared base
+ * class: the SDK takes the source position four frames up from its `Resource` constructor, which one more class
+ * in between would move off the program's line.
  */
 export function leavePromiseStacksUnformatted(): () => void {
   const previous = Error.prepareStackTrace;
